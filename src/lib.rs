@@ -1,0 +1,4 @@
+//! ferrohex: a Hex engine speaking HTP, the GTP dialect of the Benzene
+//! engines, for HexGui, match scripts and people at a shell.
+
+pub mod board;
