@@ -2,3 +2,6 @@
 //! engines, for HexGui, match scripts and people at a shell.
 
 pub mod board;
+pub mod eval;
+pub mod search;
+pub mod sgf;

@@ -1,0 +1,1 @@
+//! Position evaluation (owned by the search work; see issue 3).

@@ -1,0 +1,1 @@
+//! The alpha-beta search (see issue 3).
