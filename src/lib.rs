@@ -2,6 +2,10 @@
 //! engines, for HexGui, match scripts and people at a shell.
 
 pub mod board;
+pub mod diagram;
+pub mod engine;
 pub mod eval;
+pub mod game;
+pub mod htp;
 pub mod search;
 pub mod sgf;

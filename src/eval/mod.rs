@@ -1,1 +1,7 @@
-//! Position evaluation (owned by the search work; see issue 3).
+//! Position evaluation (issue 3).
+//!
+//! - [`Dist01`]: the 0-1 BFS "stones still needed" distance of seed 000.
+
+mod dist01;
+
+pub use dist01::{Dist01, UNREACHABLE};

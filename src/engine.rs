@@ -1,0 +1,263 @@
+//! The session facade the protocol driver calls: one game, the engine's
+//! parameters and the searcher, with play, undo, genmove and stop.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::board::{Cell, Color};
+use crate::game::{Game, Move, TimeSettings};
+use crate::htp::command::{MoveArg, ParamSetting};
+use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
+
+/// The largest SGF file `loadsgf` reads; real games are a few kilobytes.
+const MAX_SGF_BYTES: u64 = 16 << 20;
+
+pub struct Engine {
+    game: Game,
+    params: SearchParams,
+    max_time: Duration,
+    searcher: Searcher,
+    stop: Arc<AtomicBool>,
+}
+
+/// What `genmove` decided, for the protocol layer to print.
+pub struct GenMoveResult {
+    pub text: String,
+    pub elapsed: Duration,
+}
+
+impl Engine {
+    pub fn new(params: SearchParams, max_time: Duration) -> Engine {
+        Engine {
+            game: Game::new(11, 11).expect("11x11 is a valid size"),
+            searcher: Searcher::new(&params),
+            params,
+            max_time,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The flag that stops a running search; the driver's reader thread
+    /// raises it when `# interrupt` arrives.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn new_game(&mut self, game: Game) {
+        self.game = game;
+        self.searcher.clear();
+    }
+
+    pub fn boardsize(&mut self, width: usize, height: usize) -> Result<(), String> {
+        let mut game = Game::new(width, height)?;
+        game.allow_swap = self.game.allow_swap;
+        game.clocks = self.game.clocks.clone();
+        self.new_game(game);
+        Ok(())
+    }
+
+    pub fn clear_board(&mut self) {
+        let game = self.game.cleared();
+        self.new_game(game);
+    }
+
+    fn cell(&self, col: usize, row: usize) -> Result<Cell, String> {
+        let g = self.game.geometry();
+        g.cell_at(col, row).ok_or_else(|| {
+            format!(
+                "cell {} is off the {}x{} board",
+                MoveArg::Cell { col, row }.describe(),
+                g.width(),
+                g.height()
+            )
+        })
+    }
+
+    pub fn play(&mut self, color: Color, mv: MoveArg) -> Result<(), String> {
+        let mv = match mv {
+            MoveArg::Cell { col, row } => Move::Cell(self.cell(col, row)?),
+            MoveArg::Swap => Move::Swap,
+        };
+        self.game.play(color, mv)
+    }
+
+    pub fn undo(&mut self) -> Result<(), String> {
+        self.game.undo()
+    }
+
+    /// Searches for `color`'s move and, when `commit`, plays it. `report`
+    /// receives the search's progress after each finished depth.
+    pub fn genmove(
+        &mut self,
+        color: Color,
+        commit: bool,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Result<GenMoveResult, String> {
+        if let Some(w) = self.game.winner() {
+            return Err(format!("the game is over: {w} has won"));
+        }
+        let left = self.game.clocks.left(color);
+        let time = TimeControl {
+            max_time: self.max_time,
+            time_left: left.map(|(t, _)| t),
+            stones_left: left.and_then(|(_, s)| s),
+        };
+        let start = Instant::now();
+        let outcome = self
+            .searcher
+            .search(self.game.position(), color, &self.params, &time, &self.stop, report);
+        let elapsed = start.elapsed();
+        let text = match outcome.decision {
+            Decision::Resign => "resign".to_string(),
+            Decision::Move(cell) => {
+                if commit {
+                    self.game.play(color, Move::Cell(cell))?;
+                    self.game.clocks.charge(color, elapsed);
+                }
+                self.game.geometry().name(cell)
+            }
+        };
+        log::info!(
+            "genmove {color}: {text} (depth {}, score {}, {} nodes, {:.2} s)",
+            outcome.depth,
+            outcome.score,
+            outcome.nodes,
+            elapsed.as_secs_f64()
+        );
+        Ok(GenMoveResult { text, elapsed })
+    }
+
+    pub fn final_score(&self) -> Result<String, String> {
+        match self.game.winner() {
+            Some(Color::Black) => Ok("B+".into()),
+            Some(Color::White) => Ok("W+".into()),
+            None => Err("the game is not over: nobody has won yet".into()),
+        }
+    }
+
+    /// The empty cells, or none once the game is won. The swap move is not
+    /// listed: GUIs draw this answer as cells.
+    pub fn legal_moves(&self, _color: Color) -> Vec<String> {
+        if self.game.winner().is_some() {
+            return Vec::new();
+        }
+        let g = self.game.geometry();
+        self.game.position().empty_cells().iter().map(|c| g.name(c)).collect()
+    }
+
+    pub fn load_sgf(&mut self, path: &str, before_move: Option<usize>) -> Result<(), String> {
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        if meta.is_dir() {
+            return Err(format!("cannot read {path}: it is a directory"));
+        }
+        if meta.len() > MAX_SGF_BYTES {
+            return Err(format!("cannot read {path}: SGF files over 16 MiB are refused"));
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = (text, before_move);
+        Err("TEMP".into())
+    }
+
+    pub fn sgf(&self) -> String {
+        String::new()
+    }
+
+    pub fn save_sgf(&self, path: &str) -> Result<(), String> {
+        std::fs::write(path, self.sgf()).map_err(|e| format!("cannot write {path}: {e}"))
+    }
+
+    pub fn time_left(&mut self, color: Color, seconds: f64, stones: Option<u32>) {
+        self.game.clocks.set_left(color, Duration::from_secs_f64(seconds), stones);
+    }
+
+    pub fn time_settings(&mut self, main: f64, byo_time: f64, byo_stones: u32) {
+        self.game.clocks.set_settings(TimeSettings {
+            main: Duration::from_secs_f64(main),
+            byo_time: Duration::from_secs_f64(byo_time),
+            byo_stones,
+        });
+    }
+
+    /// `param_game`: lists the game parameters, or sets one.
+    pub fn param_game(&mut self, setting: &ParamSetting) -> Result<String, String> {
+        match setting {
+            None => Ok(format!("[bool] allow_swap {}", self.game.allow_swap as u8)),
+            Some((name, value)) => match name.as_str() {
+                "allow_swap" => {
+                    self.game.allow_swap = parse_bool(value)?;
+                    Ok(String::new())
+                }
+                _ => Err(format!("unknown parameter: {name} (param_game knows allow_swap)")),
+            },
+        }
+    }
+
+    /// `param_ferrohex`: lists the engine parameters, or sets one.
+    pub fn param_engine(&mut self, setting: &ParamSetting) -> Result<String, String> {
+        let Some((name, value)) = setting else {
+            let p = &self.params;
+            let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+            return Ok([
+                format!("[string] max_time {}", self.max_time.as_secs_f64()),
+                format!("[string] max_depth {}", p.max_depth.unwrap_or(0)),
+                format!("[string] threads {}", p.threads),
+                format!("[string] tt_mb {}", p.tt_mb),
+                format!("[list/{}] level {}", levels.join("/"), p.level),
+                format!("[string] width {}", p.width),
+                format!("[bool] resign {}", p.resign as u8),
+            ]
+            .join("\n"));
+        };
+        let mut p = self.params.clone();
+        match name.as_str() {
+            "max_time" => {
+                let secs: f64 = value
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 1.0e6)
+                    .ok_or_else(|| format!("invalid max_time: {value} (seconds, above 0)"))?;
+                self.max_time = Duration::from_secs_f64(secs);
+                return Ok(String::new());
+            }
+            "max_depth" => {
+                let d = parse_number(name, value, 0, 1000)?;
+                p.max_depth = (d > 0).then_some(d as u32);
+            }
+            "threads" => p.threads = parse_number(name, value, 0, 1024)?,
+            "tt_mb" => p.tt_mb = parse_number(name, value, 1, 65536)?,
+            "width" => p.width = parse_number(name, value, 1, crate::board::MAX_CELLS)?,
+            "level" => p.level = value.parse()?,
+            "resign" => p.resign = parse_bool(value)?,
+            _ => {
+                return Err(format!(
+                    "unknown parameter: {name} (param_ferrohex knows max_time, max_depth, threads, tt_mb, level, width, resign)"
+                ));
+            }
+        }
+        self.searcher.set_params(&p);
+        self.params = p;
+        Ok(String::new())
+    }
+}
+
+fn parse_bool(value: &str) -> Result<bool, String> {
+    match value {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(format!("invalid value: {value} (expected 0 or 1)")),
+    }
+}
+
+fn parse_number(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| format!("invalid {name}: {value} (expected {min} to {max})"))
+}

@@ -1,0 +1,93 @@
+//! The commands ferrohex understands, as typed values.
+
+use crate::board::Color;
+
+/// A move argument as written, before it meets a board: a cell by its
+/// 0-based column and row (the board decides whether it exists), or the
+/// swap move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveArg {
+    Cell { col: usize, row: usize },
+    Swap,
+}
+
+impl MoveArg {
+    /// The cell's name as the user wrote it, lowercased (`f6`).
+    pub fn describe(&self) -> String {
+        match *self {
+            MoveArg::Cell { col, row } => format!("{}{}", (b'a' + col as u8) as char, row + 1),
+            MoveArg::Swap => "swap-pieces".into(),
+        }
+    }
+}
+
+/// A parameter command's arguments: none (list all) or one name and value.
+pub type ParamSetting = Option<(String, String)>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Quit,
+    BoardSize { width: usize, height: usize },
+    ClearBoard,
+    Play(Color, MoveArg),
+    /// `genmove` (plays the move) and `reg_genmove` (does not).
+    GenMove { color: Color, play: bool },
+    Undo,
+    ShowBoard,
+    FinalScore,
+    AllLegalMoves(Color),
+    LoadSgf { path: String, move_number: Option<usize> },
+    PrintSgf(Option<String>),
+    TimeLeft { color: Color, seconds: f64, stones: Option<u32> },
+    TimeSettings { main: f64, byo_time: f64, byo_stones: u32 },
+    ParamGame(ParamSetting),
+    ParamFerrohex(ParamSetting),
+    AnalyzeCommands,
+    /// GoGui's declaration that `# interrupt` lines are understood.
+    GoguiInterrupt,
+}
+
+/// Every command name with its usage, in the order `list_commands` prints
+/// them. The parser and `known_command` both read this table.
+pub const COMMANDS: &[(&str, &str)] = &[
+    ("all_legal_moves", "all_legal_moves COLOR"),
+    ("boardsize", "boardsize SIZE | boardsize WIDTH HEIGHT"),
+    ("clear_board", "clear_board"),
+    ("final_score", "final_score"),
+    ("genmove", "genmove COLOR"),
+    ("gogui-interrupt", "gogui-interrupt"),
+    ("hexgui-analyze_commands", "hexgui-analyze_commands"),
+    ("known_command", "known_command NAME"),
+    ("list_commands", "list_commands"),
+    ("loadsgf", "loadsgf FILE [MOVE_NUMBER]"),
+    ("name", "name"),
+    ("param_ferrohex", "param_ferrohex [NAME VALUE]"),
+    ("param_game", "param_game [NAME VALUE]"),
+    ("play", "play COLOR MOVE"),
+    ("printsgf", "printsgf [FILE]"),
+    ("protocol_version", "protocol_version"),
+    ("quit", "quit"),
+    ("reg_genmove", "reg_genmove COLOR"),
+    ("showboard", "showboard"),
+    ("time_left", "time_left COLOR SECONDS [STONES]"),
+    ("time_settings", "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES"),
+    ("undo", "undo"),
+    ("version", "version"),
+];
+
+pub fn is_known(name: &str) -> bool {
+    COMMANDS.iter().any(|(n, _)| *n == name)
+}
+
+pub fn usage(name: &str) -> &'static str {
+    COMMANDS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, u)| *u)
+        .unwrap_or("")
+}

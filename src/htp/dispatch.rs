@@ -1,0 +1,67 @@
+//! Runs typed commands against the engine and produces the answer text.
+
+use super::command::{COMMANDS, Command, is_known};
+use crate::engine::Engine;
+use crate::search::SearchReport;
+
+/// The analysis commands HexGui lists in its Analyze menu, in GoGui's
+/// `type/label/command` form; `%c` is replaced by a colour.
+const ANALYZE_COMMANDS: &[&str] = &[
+    "param/Game Param/param_game",
+    "param/Engine Param/param_ferrohex",
+    "string/Show Board/showboard",
+    "string/Final Score/final_score",
+    "plist/All Legal Moves/all_legal_moves %c",
+];
+
+/// What the driver should do after answering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Executes one command. The answer is the text after `=`, or the reason
+/// after `?`. Failed commands leave the engine as it was.
+pub fn execute(
+    engine: &mut Engine,
+    command: &Command,
+    report: &mut dyn FnMut(&SearchReport),
+) -> (Result<String, String>, Flow) {
+    let done = |r: Result<(), String>| r.map(|()| String::new());
+    let answer = match command {
+        Command::ProtocolVersion => Ok("2".into()),
+        Command::Name => Ok("ferrohex".into()),
+        Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+        Command::KnownCommand(name) => Ok(is_known(&name.to_ascii_lowercase()).to_string()),
+        Command::ListCommands => Ok(COMMANDS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join("\n")),
+        Command::Quit => return (Ok(String::new()), Flow::Quit),
+        Command::BoardSize { width, height } => done(engine.boardsize(*width, *height)),
+        Command::ClearBoard => {
+            engine.clear_board();
+            Ok(String::new())
+        }
+        Command::Play(color, mv) => done(engine.play(*color, *mv)),
+        Command::GenMove { color, play } => engine.genmove(*color, *play, report).map(|r| r.text),
+        Command::Undo => done(engine.undo()),
+        Command::ShowBoard => Ok(crate::diagram::showboard(engine.game())),
+        Command::FinalScore => engine.final_score(),
+        Command::AllLegalMoves(color) => Ok(engine.legal_moves(*color).join(" ")),
+        Command::LoadSgf { path, move_number } => done(engine.load_sgf(path, *move_number)),
+        Command::PrintSgf(None) => Ok(engine.sgf().trim_end().to_string()),
+        Command::PrintSgf(Some(path)) => done(engine.save_sgf(path)),
+        Command::TimeLeft { color, seconds, stones } => {
+            engine.time_left(*color, *seconds, *stones);
+            Ok(String::new())
+        }
+        Command::TimeSettings { main, byo_time, byo_stones } => {
+            engine.time_settings(*main, *byo_time, *byo_stones);
+            Ok(String::new())
+        }
+        Command::ParamGame(setting) => engine.param_game(setting),
+        Command::ParamFerrohex(setting) => engine.param_engine(setting),
+        Command::AnalyzeCommands => Ok(ANALYZE_COMMANDS.join("\n")),
+        Command::GoguiInterrupt => Ok(String::new()),
+    };
+    (answer, Flow::Continue)
+}

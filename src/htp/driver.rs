@@ -1,0 +1,168 @@
+//! The protocol loop: a reader thread owns stdin, so that an `# interrupt`
+//! line reaches a running search; the main thread executes commands in
+//! order and writes each answer.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use super::dispatch::{Flow, execute};
+use super::parse::{is_interrupt, parse_line};
+use super::response;
+use crate::engine::Engine;
+use crate::search::SearchReport;
+
+/// Lines longer than this are answered with an error instead of being
+/// buffered without bound.
+pub const MAX_LINE_BYTES: usize = 4 << 20;
+
+enum Input {
+    /// A line (lossily decoded) and its number, counting from 1.
+    Line(u64, String),
+    TooLong(u64),
+}
+
+/// Decides which search an `# interrupt` stops. The reader thread records
+/// how many lines it had passed on when the interrupt came; a genmove read
+/// after that point must not be stopped by it.
+struct Interrupts {
+    flag: Arc<AtomicBool>,
+    after_line: Mutex<u64>,
+}
+
+impl Interrupts {
+    fn interrupt(&self, lines_sent: u64) {
+        let mut after = self.after_line.lock().unwrap_or_else(|e| e.into_inner());
+        *after = lines_sent;
+        self.flag.store(true, Ordering::SeqCst);
+    }
+
+    /// Called before a search for the command on line `line`: clears a stale
+    /// interrupt that arrived before that line was read.
+    fn arm(&self, line: u64) {
+        let after = self.after_line.lock().unwrap_or_else(|e| e.into_inner());
+        if *after < line {
+            self.flag.store(false, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Reads one line of at most `MAX_LINE_BYTES`, without the newline.
+/// `Ok(None)` at end of input; `Ok(Some(Err(())))` for an overlong line,
+/// whose remainder is skipped.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<Result<(), ()>>> {
+    buf.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any.then_some(if too_long { Err(()) } else { Ok(()) }));
+        }
+        any = true;
+        let (part, found) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        if !too_long && buf.len() + part.len() <= MAX_LINE_BYTES {
+            buf.extend_from_slice(part);
+        } else {
+            too_long = true;
+            buf.clear();
+        }
+        let used = found.unwrap_or(chunk.len());
+        input.consume(used);
+        if found.is_some() {
+            return Ok(Some(if too_long { Err(()) } else { Ok(()) }));
+        }
+    }
+}
+
+/// Runs the HTP loop until `quit` or end of input.
+pub fn run<R, W>(mut engine: Engine, input: R, mut output: W) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let interrupts = Arc::new(Interrupts {
+        flag: engine.stop_flag(),
+        after_line: Mutex::new(0),
+    });
+    let (tx, rx) = mpsc::channel::<Input>();
+    let reader_interrupts = interrupts.clone();
+    std::thread::Builder::new()
+        .name("htp-reader".into())
+        .spawn(move || {
+            let mut input = input;
+            let mut buf = Vec::new();
+            let mut sent = 0u64;
+            loop {
+                let item = match read_line(&mut input, &mut buf) {
+                    Ok(Some(Ok(()))) => {
+                        let text = String::from_utf8_lossy(&buf).into_owned();
+                        if is_interrupt(&text) {
+                            log::info!("interrupt requested");
+                            reader_interrupts.interrupt(sent);
+                            continue;
+                        }
+                        Input::Line(sent + 1, text)
+                    }
+                    Ok(Some(Err(()))) => Input::TooLong(sent + 1),
+                    Ok(None) => break,
+                    Err(e) => {
+                        log::error!("reading input: {e}");
+                        break;
+                    }
+                };
+                sent += 1;
+                if tx.send(item).is_err() {
+                    break;
+                }
+            }
+        })?;
+
+    let mut report = |r: &SearchReport| {
+        log::info!(
+            "depth {} score {} nodes {} time {:.2}s pv {}",
+            r.depth,
+            r.score,
+            r.nodes,
+            r.elapsed.as_secs_f64(),
+            r.pv.len()
+        );
+    };
+    for item in rx {
+        let (line_no, text) = match item {
+            Input::Line(n, t) => (n, t),
+            Input::TooLong(n) => {
+                log::warn!("line {n} is longer than {MAX_LINE_BYTES} bytes");
+                let msg = format!("line too long (over {} MiB)", MAX_LINE_BYTES >> 20);
+                output.write_all(response::format(None, &Err(msg)).as_bytes())?;
+                output.flush()?;
+                continue;
+            }
+        };
+        let Some(parsed) = parse_line(&text) else {
+            continue;
+        };
+        let (id, answer, flow) = match parsed {
+            Err(f) => (f.id, Err(f.message), Flow::Continue),
+            Ok(req) => {
+                interrupts.arm(line_no);
+                let (answer, flow) = execute(&mut engine, &req.command, &mut report);
+                (req.id, answer, flow)
+            }
+        };
+        output.write_all(response::format(id, &answer).as_bytes())?;
+        output.flush()?;
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    Ok(())
+}

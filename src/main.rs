@@ -1,0 +1,65 @@
+//! The `ferrohex` binary: parses flags, sets up logging on stderr and hands
+//! stdin/stdout to the HTP driver.
+
+use std::io;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use ferrohex::engine::Engine;
+use ferrohex::search::{Level, SearchParams};
+
+/// A Hex engine speaking HTP (the GTP dialect of Benzene) on stdin/stdout.
+#[derive(Parser, Debug)]
+#[command(name = "ferrohex", version, about)]
+struct Cli {
+    /// Search threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Seconds per move.
+    #[arg(long, default_value_t = 10.0, value_parser = positive_seconds)]
+    max_time: f64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    tt_mb: u64,
+    /// Playing strength: easy, medium, hard or max.
+    #[arg(long, default_value_t = Level::default())]
+    level: Level,
+    /// Log level on stderr (error, warn, info, debug, trace); overrides RUST_LOG.
+    #[arg(long, value_name = "LEVEL")]
+    log: Option<log::LevelFilter>,
+}
+
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 1.0e6 => Ok(v),
+        _ => Err(format!("{s} is not a number of seconds above 0")),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut logger = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
+    if let Some(level) = cli.log {
+        logger.filter_level(level);
+    }
+    logger.target(env_logger::Target::Stderr).init();
+
+    let params = SearchParams {
+        threads: cli.threads,
+        tt_mb: cli.tt_mb as usize,
+        level: cli.level,
+        ..SearchParams::default()
+    };
+    let engine = Engine::new(params, Duration::from_secs_f64(cli.max_time));
+    let stdin = io::BufReader::new(io::stdin());
+    match ferrohex::htp::driver::run(engine, stdin, io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed stdout means the controller went away: nothing to report to.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            log::error!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
