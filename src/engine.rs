@@ -160,12 +160,16 @@ impl Engine {
         }
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let text = String::from_utf8_lossy(&bytes);
-        let _ = (text, before_move);
-        Err("TEMP".into())
+        let record = crate::sgf::parse(&text).map_err(|e| format!("cannot load {path}: {e}"))?;
+        let mut game = Game::from_sgf(&record, before_move, self.game.allow_swap)
+            .map_err(|e| format!("cannot load {path}: {e}"))?;
+        game.clocks = self.game.clocks.clone();
+        self.new_game(game);
+        Ok(())
     }
 
     pub fn sgf(&self) -> String {
-        String::new()
+        crate::sgf::write(&self.game.to_sgf())
     }
 
     pub fn save_sgf(&self, path: &str) -> Result<(), String> {

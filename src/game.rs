@@ -328,7 +328,6 @@ mod tests {
 }
 
 /// Reading and writing games as SGF records.
-#[cfg(any())] // TEMP until src/sgf.rs lands
 mod sgf_io {
     use super::{Game, Move, Played};
     use crate::board::{Cell, Color};

@@ -788,7 +788,7 @@ mod tests {
         assert!(parse(&parens).is_err());
         let values = format!("(;AB{})", "[a1]".repeat(n / 4));
         assert_eq!(parse(&values).unwrap().nodes[0].actions.len(), n / 4);
-        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+        assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
     }
 
     #[test]

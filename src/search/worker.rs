@@ -1,0 +1,351 @@
+//! One search thread: negamax alpha-beta with PVS, the shared
+//! transposition table, killer and history move ordering, a width limit
+//! below the root and 0-1-distance tactics at every node.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::WIN;
+use super::tt::{Bound, Tt, TtEntry};
+use crate::board::{Cell, Color, MAX_CELLS, Position};
+use crate::eval::{CellValues, Dist01, EvalKind, Evaluator};
+
+/// Deepest ply a search can reach (a full 26x26 board plus slack).
+pub(crate) const MAX_PLY: usize = MAX_CELLS + 8;
+/// Larger than any score.
+pub(crate) const INF: i32 = WIN + 1;
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_NODES: u64 = 256;
+
+/// What all threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a Tt,
+    pub stop: &'a AtomicBool,
+    pub abort: AtomicBool,
+    pub deadline: Option<Instant>,
+    /// Moves searched per node below the root; 0 = all.
+    pub width: usize,
+}
+
+impl Shared<'_> {
+    #[inline]
+    pub fn aborted(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    fn poll(&self) {
+        if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.abort.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The hash of a position with a side to move.
+#[inline]
+pub(crate) fn tt_key(pos: &Position, to_move: Color) -> u64 {
+    match to_move {
+        Color::Black => pos.hash(),
+        Color::White => pos.hash() ^ 0x5bd1_e995_7f4a_7c15,
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - 10_000 {
+        score + ply as i32
+    } else if score < -(WIN - 10_000) {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - 10_000 {
+        score - ply as i32
+    } else if score < -(WIN - 10_000) {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// What the 0-1 distances say about a node before any search.
+pub(crate) enum Tactics {
+    /// The side to move wins (in this many plies from the node).
+    Win(i32),
+    /// The side to move loses (in this many plies).
+    Loss(i32),
+    /// The opponent threatens to win at this cell: the only move.
+    Forced(Cell),
+    /// Nothing urgent.
+    Open,
+}
+
+pub(crate) struct Worker {
+    pub pos: Position,
+    pub eval: Box<dyn Evaluator>,
+    dist: Box<Dist01>,
+    da: Box<[u16; MAX_CELLS]>,
+    db: Box<[u16; MAX_CELLS]>,
+    values: Box<CellValues>,
+    killers: Vec<[Option<Cell>; 2]>,
+    history: Box<[[u32; MAX_CELLS]; 2]>,
+    /// One reusable move list per ply.
+    lists: Vec<Vec<(i64, Cell)>>,
+    pub nodes: u64,
+}
+
+impl Worker {
+    pub fn new(pos: Position, kind: EvalKind) -> Worker {
+        Worker {
+            pos,
+            eval: kind.build(),
+            dist: Box::new(Dist01::new()),
+            da: Box::new([0; MAX_CELLS]),
+            db: Box::new([0; MAX_CELLS]),
+            values: Box::new([0; MAX_CELLS]),
+            killers: vec![[None; 2]; MAX_PLY],
+            history: Box::new([[0; MAX_CELLS]; 2]),
+            lists: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Resets the per-search heuristics (killers, history).
+    pub fn reset_heuristics(&mut self) {
+        for k in self.killers.iter_mut() {
+            *k = [None; 2];
+        }
+        for h in self.history.iter_mut() {
+            for v in h.iter_mut() {
+                *v /= 8;
+            }
+        }
+    }
+
+    /// The cells where `color` wins with one more stone.
+    pub fn one_move_wins(&mut self, color: Color, out: &mut Vec<Cell>) {
+        out.clear();
+        let (e1, e2) = color.edges();
+        self.dist.edge_distances(&self.pos, color, e1, &mut self.da);
+        self.dist.edge_distances(&self.pos, color, e2, &mut self.db);
+        for c in self.pos.empty_cells().iter() {
+            let (x, y) = (self.da[c.index()], self.db[c.index()]);
+            if x == 1 && y == 1 {
+                out.push(c);
+            }
+        }
+    }
+
+    /// Tactics for `me` to move: immediate win, a cut-off side, the
+    /// opponent's one-move threats.
+    pub fn tactics(&mut self, me: Color) -> Tactics {
+        let opp = me.opponent();
+        let d_me = self.dist.distance(&self.pos, me);
+        let d_opp = self.dist.distance(&self.pos, opp);
+        match (d_me, d_opp) {
+            (Some(1), _) => Tactics::Win(1),
+            // Cut off: the opponent wins, at the latest once it has placed
+            // the stones it needs.
+            (None, Some(d)) => Tactics::Loss(2 * d as i32),
+            (Some(d), None) => Tactics::Win(2 * d as i32 - 1),
+            (_, Some(1)) => {
+                let (e1, e2) = opp.edges();
+                self.dist.edge_distances(&self.pos, opp, e1, &mut self.da);
+                self.dist.edge_distances(&self.pos, opp, e2, &mut self.db);
+                let mut first = None;
+                for c in self.pos.empty_cells().iter() {
+                    if self.da[c.index()] == 1 && self.db[c.index()] == 1 {
+                        if first.is_some() {
+                            return Tactics::Loss(2);
+                        }
+                        first = Some(c);
+                    }
+                }
+                match first {
+                    Some(c) => Tactics::Forced(c),
+                    None => Tactics::Open,
+                }
+            }
+            _ => Tactics::Open,
+        }
+    }
+
+    /// Fills `self.lists[ply]` with the moves for `me`, best first.
+    fn order_moves(&mut self, me: Color, ply: usize, tt_move: Option<Cell>) {
+        while self.lists.len() <= ply {
+            self.lists.push(Vec::with_capacity(MAX_CELLS));
+        }
+        self.eval.evaluate_cells(&self.pos, me, &mut self.values);
+        let killers = self.killers[ply];
+        let hist = &self.history[me.index()];
+        let list = &mut self.lists[ply];
+        list.clear();
+        for c in self.pos.empty_cells().iter() {
+            let key = if Some(c) == tt_move {
+                1 << 40
+            } else if Some(c) == killers[0] {
+                1 << 39
+            } else if Some(c) == killers[1] {
+                1 << 38
+            } else {
+                ((self.values[c.index()] as i64) << 20) + hist[c.index()].min((1 << 20) - 1) as i64
+            };
+            list.push((key, c));
+        }
+        // Stable: equal keys stay in cell order, so the search is
+        // deterministic.
+        list.sort_by(|a, b| b.0.cmp(&a.0));
+    }
+
+    /// Negamax alpha-beta with PVS. `me` is to move, `ply` plies from root.
+    pub fn negamax(
+        &mut self,
+        sh: &Shared,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        me: Color,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_NODES) {
+            sh.poll();
+        }
+        if sh.aborted() {
+            return 0;
+        }
+        let forced = match self.tactics(me) {
+            Tactics::Win(p) => return WIN - ply as i32 - p,
+            Tactics::Loss(p) => return -(WIN - ply as i32 - p),
+            Tactics::Forced(c) => Some(c),
+            Tactics::Open => None,
+        };
+        if depth == 0 && forced.is_none() {
+            return self.eval.evaluate(&self.pos, me);
+        }
+        let key = tt_key(&self.pos, me);
+        let mut tt_move = None;
+        if let Some(e) = sh.tt.probe(key) {
+            tt_move = e.mv.filter(|&c| self.pos.is_empty(c));
+            if e.depth >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        if ply + 1 >= MAX_PLY {
+            return self.eval.evaluate(&self.pos, me);
+        }
+        let alpha0 = alpha;
+        let opp = me.opponent();
+        let mut best = -INF;
+        let mut best_move = None;
+        if let Some(c) = forced {
+            // A forced block is searched without spending depth.
+            self.pos.play(me, c);
+            best = -self.negamax(sh, depth, ply + 1, -beta, -alpha, opp);
+            self.pos.unplay();
+            best_move = Some(c);
+        } else {
+            self.order_moves(me, ply, tt_move);
+            let mut list = std::mem::take(&mut self.lists[ply]);
+            if sh.width > 0 && list.len() > sh.width {
+                list.truncate(sh.width);
+            }
+            for (i, &(_, c)) in list.iter().enumerate() {
+                self.pos.play(me, c);
+                let mut s;
+                if i == 0 {
+                    s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp);
+                } else {
+                    s = -self.negamax(sh, depth - 1, ply + 1, -alpha - 1, -alpha, opp);
+                    if s > alpha && s < beta && !sh.aborted() {
+                        s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp);
+                    }
+                }
+                self.pos.unplay();
+                if sh.aborted() {
+                    self.lists[ply] = list;
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    best_move = Some(c);
+                    if s > alpha {
+                        alpha = s;
+                        if alpha >= beta {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(c) {
+                                k[1] = k[0];
+                                k[0] = Some(c);
+                            }
+                            let h = &mut self.history[me.index()][c.index()];
+                            *h = h.saturating_add(depth * depth);
+                            break;
+                        }
+                    }
+                }
+            }
+            self.lists[ply] = list;
+        }
+        if sh.aborted() {
+            return 0;
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        sh.tt.store(
+            key,
+            TtEntry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                depth,
+                bound,
+                generation: 0,
+            },
+        );
+        best
+    }
+
+    /// The principal variation from the table, starting with `first`.
+    pub fn pv(&mut self, tt: &Tt, first: Cell, me: Color, max_len: usize) -> Vec<Cell> {
+        let mut pv = vec![first];
+        self.pos.play(me, first);
+        let mut color = me.opponent();
+        while pv.len() < max_len && self.pos.winner().is_none() {
+            let Some(c) = tt
+                .probe(tt_key(&self.pos, color))
+                .and_then(|e| e.mv)
+                .filter(|&c| self.pos.is_empty(c))
+            else {
+                break;
+            };
+            pv.push(c);
+            self.pos.play(color, c);
+            color = color.opponent();
+        }
+        for _ in 0..pv.len() {
+            self.pos.unplay();
+        }
+        pv
+    }
+
+    /// Root ordering: per-cell values of the evaluation, cell order on ties.
+    pub fn root_order(&mut self, me: Color) -> Vec<Cell> {
+        self.order_moves(me, 0, None);
+        self.lists[0].iter().map(|&(_, c)| c).collect()
+    }
+}

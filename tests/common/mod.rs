@@ -1,0 +1,132 @@
+//! Drives the real `ferrohex` binary over pipes.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_ferrohex")
+}
+
+/// A folder of test data shipped with the repository.
+pub fn data(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+}
+
+/// Runs the engine on `input` (fast settings) and returns its whole output.
+pub fn run_raw(args: &[&str], input: &[u8]) -> Output {
+    let mut defaults = vec![];
+    if !args.contains(&"--max-time") {
+        defaults.extend(["--max-time", "0.3"]);
+    }
+    if !args.contains(&"--threads") {
+        defaults.extend(["--threads", "1"]);
+    }
+    let mut child = Command::new(binary())
+        .args(defaults)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ferrohex");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait for ferrohex");
+    writer.join().unwrap();
+    out
+}
+
+/// Splits a stdout into answers: each is the text before its blank line.
+/// Panics if the framing is broken (an answer not starting with = or ?).
+pub fn answers(stdout: &[u8]) -> Vec<String> {
+    let text = String::from_utf8(stdout.to_vec()).expect("stdout is UTF-8");
+    assert!(text.is_empty() || text.ends_with("\n\n"), "output must end with a blank line: {text:?}");
+    let mut out = Vec::new();
+    for block in text.split_terminator("\n\n") {
+        assert!(
+            block.starts_with('=') || block.starts_with('?'),
+            "an answer must start with = or ?: {block:?} in {text:?}"
+        );
+        out.push(block.to_string());
+    }
+    out
+}
+
+/// Runs a session; returns the answers. The engine must exit with status 0.
+pub fn session(input: &str) -> Vec<String> {
+    session_with(&[], input)
+}
+
+pub fn session_with(args: &[&str], input: &str) -> Vec<String> {
+    let out = run_raw(args, input.as_bytes());
+    assert!(out.status.success(), "exit status {:?}, stderr {}", out.status, String::from_utf8_lossy(&out.stderr));
+    answers(&out.stdout)
+}
+
+/// A long-lived engine for tests that must interleave input and output.
+pub struct Engine {
+    pub child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    pub fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(binary())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ferrohex");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Engine { child, stdin, stdout }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads one answer (up to its blank line).
+    pub fn answer(&mut self) -> String {
+        let mut text = String::new();
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).unwrap();
+            assert!(n > 0, "engine closed stdout; got so far {text:?}");
+            if line == "\n" {
+                return text.trim_end_matches('\n').to_string();
+            }
+            text.push_str(&line);
+        }
+    }
+
+    pub fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.answer()
+    }
+
+    /// Closes stdin and waits; returns the exit status and anything left.
+    pub fn finish(mut self) -> (std::process::ExitStatus, String) {
+        drop(self.stdin);
+        let mut rest = String::new();
+        self.stdout.read_to_string(&mut rest).unwrap();
+        (self.child.wait().unwrap(), rest)
+    }
+}
+
+/// Times a closure.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let start = Instant::now();
+    let v = f();
+    (v, start.elapsed())
+}
