@@ -166,3 +166,41 @@ where
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn interrupts() -> Interrupts {
+        Interrupts {
+            flag: Arc::new(AtomicBool::new(false)),
+            after_line: Mutex::new(0),
+        }
+    }
+
+    #[test]
+    fn an_interrupt_stops_only_searches_read_before_it() {
+        let i = interrupts();
+        // Interrupt after line 3 was read: a genmove on line 3 is stopped...
+        i.interrupt(3);
+        i.arm(3);
+        assert!(i.flag.load(Ordering::SeqCst));
+        // ...but a genmove on line 4 starts fresh.
+        i.arm(4);
+        assert!(!i.flag.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn overlong_lines_are_reported_and_skipped() {
+        let big = vec![b'x'; MAX_LINE_BYTES + 10];
+        let mut input = Vec::new();
+        input.extend_from_slice(&big);
+        input.extend_from_slice(b"\nname\n");
+        let mut reader = io::Cursor::new(input);
+        let mut buf = Vec::new();
+        assert_eq!(read_line(&mut reader, &mut buf).unwrap(), Some(Err(())));
+        assert_eq!(read_line(&mut reader, &mut buf).unwrap(), Some(Ok(())));
+        assert_eq!(buf, b"name");
+        assert_eq!(read_line(&mut reader, &mut buf).unwrap(), None);
+    }
+}

@@ -7,11 +7,17 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
+mod tt;
+mod worker;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, Color, Position};
-use crate::eval::Dist01;
+use crate::eval::{Dist01, EvalKind};
+use tt::Tt;
+use worker::{INF, Shared, Worker};
 
 /// Scores are from the side to move's point of view. A won position scores
 /// `WIN - plies`, a lost one `-(WIN - plies)`, so shorter wins score higher.
@@ -103,6 +109,9 @@ pub struct SearchParams {
     /// How many candidate moves are searched at each node below the root
     /// (the root always searches every move). 0 means no limit.
     pub width: usize,
+    /// The evaluation used by the search levels (not by baseline/easy,
+    /// which use the 0-1 distance).
+    pub eval: EvalKind,
 }
 
 impl Default for SearchParams {
@@ -114,6 +123,7 @@ impl Default for SearchParams {
             level: Level::default(),
             resign: false,
             width: 15,
+            eval: EvalKind::default(),
         }
     }
 }
@@ -171,24 +181,88 @@ pub struct SearchOutcome {
 /// The engine's search: keeps its transposition table between moves.
 pub struct Searcher {
     params: SearchParams,
+    tt: Tt,
+    pool: Option<rayon::ThreadPool>,
+    threads: usize,
+    workers: Vec<Worker>,
     dist: Box<Dist01>,
+    /// Mixed into the easy level's noise so games differ.
+    noise_seed: u64,
+}
+
+/// The number of threads `threads` asks for (0 = all cores).
+fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
 }
 
 impl Searcher {
     pub fn new(params: &SearchParams) -> Searcher {
-        Searcher {
+        let mut s = Searcher {
             params: params.clone(),
+            tt: Tt::new(params.tt_mb),
+            pool: None,
+            threads: 1,
+            workers: Vec::new(),
             dist: Box::new(Dist01::new()),
+            noise_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x1234_5678, |d| d.as_nanos() as u64),
+        };
+        s.setup_threads();
+        s
+    }
+
+    fn setup_threads(&mut self) {
+        self.threads = thread_count(self.params.threads);
+        self.pool = None;
+        if self.threads > 1 {
+            match rayon::ThreadPoolBuilder::new()
+                .num_threads(self.threads)
+                .thread_name(|i| format!("ferrohex-search-{i}"))
+                .build()
+            {
+                Ok(p) => self.pool = Some(p),
+                Err(e) => {
+                    log::warn!("cannot start {} search threads ({e}); using one", self.threads);
+                    self.threads = 1;
+                }
+            }
         }
+        self.workers.clear();
     }
 
     /// Applies new settings, resizing the table or thread pool if needed.
     pub fn set_params(&mut self, params: &SearchParams) {
-        self.params = params.clone();
+        let old = std::mem::replace(&mut self.params, params.clone());
+        if old.tt_mb != params.tt_mb {
+            self.tt = Tt::new(params.tt_mb);
+        }
+        if thread_count(old.threads) != thread_count(params.threads) {
+            self.setup_threads();
+        }
+        if old.eval != params.eval {
+            self.workers.clear();
+        }
+    }
+
+    pub fn params(&self) -> &SearchParams {
+        &self.params
     }
 
     /// Forgets everything learnt (new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.workers.clear();
+    }
+
+    /// Memory held by the transposition table, in bytes.
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
 
     /// Chooses a move for `to_move`.
     ///
@@ -200,28 +274,44 @@ impl Searcher {
         pos: &Position,
         to_move: Color,
         params: &SearchParams,
-        _time: &TimeControl,
-        _stop: &AtomicBool,
+        time: &TimeControl,
+        stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
+        let start = Instant::now();
         if *params != self.params {
             self.set_params(params);
         }
-        let start = Instant::now();
+        let empties = pos.empty_cells().len();
+        if empties == 0 {
+            return SearchOutcome {
+                decision: Decision::Resign,
+                score: -WIN,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                elapsed: start.elapsed(),
+            };
+        }
+        let budget = time_budget(time, empties, params.level);
+        match params.level {
+            Level::Baseline => self.search_simple(pos, to_move, params, start, report),
+            Level::Easy => self.search_easy(pos, to_move, params, start, report),
+            _ => self.search_ab(pos, to_move, params, start, budget, stop, report),
+        }
+    }
+
+    fn search_simple(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        params: &SearchParams,
+        start: Instant,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> SearchOutcome {
         let mut pos = pos.clone();
-        let (cell, score) = match simple_move(&mut pos, to_move, &mut self.dist) {
-            Some(x) => x,
-            None => {
-                return SearchOutcome {
-                    decision: Decision::Resign,
-                    score: -WIN,
-                    depth: 0,
-                    nodes: 0,
-                    pv: Vec::new(),
-                    elapsed: start.elapsed(),
-                };
-            }
-        };
+        let (cell, score) = simple_move(&mut pos, to_move, &mut self.dist)
+            .expect("the caller checked for an empty cell");
         let out = SearchOutcome {
             decision: if params.resign && score_is_loss(score) {
                 Decision::Resign
@@ -243,6 +333,326 @@ impl Searcher {
         });
         out
     }
+
+    /// Easy: tactics, then one ply of the 0-1 evaluation with noise of up
+    /// to one and a half stones, so it often plays a slightly worse move.
+    fn search_easy(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        params: &SearchParams,
+        start: Instant,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> SearchOutcome {
+        let mut w = Worker::new(pos.clone(), EvalKind::Dist01);
+        let mut wins = Vec::new();
+        let mut choice = None;
+        w.one_move_wins(to_move, &mut wins);
+        if let Some(&c) = wins.first() {
+            choice = Some((c, WIN - 1));
+        } else {
+            w.one_move_wins(to_move.opponent(), &mut wins);
+            if wins.len() == 1 {
+                choice = Some((wins[0], 0));
+            }
+        }
+        let mut nodes = 1;
+        let (cell, score) = choice.unwrap_or_else(|| {
+            self.noise_seed = splitmix(self.noise_seed ^ pos.hash());
+            let seed = self.noise_seed;
+            let mut best = (i32::MIN, None);
+            for c in pos.empty_cells().iter() {
+                w.pos.play(to_move, c);
+                let s = -w.eval.evaluate(&w.pos, to_move.opponent());
+                w.pos.unplay();
+                nodes += 1;
+                let noisy = s + (splitmix(seed ^ c.index() as u64) % 150) as i32;
+                if noisy > best.0 {
+                    best = (noisy, Some(c));
+                }
+            }
+            let c = best.1.expect("there is an empty cell");
+            (c, best.0)
+        });
+        let out = SearchOutcome {
+            decision: if params.resign && score_is_loss(score) {
+                Decision::Resign
+            } else {
+                Decision::Move(cell)
+            },
+            score,
+            depth: 1,
+            nodes,
+            pv: vec![cell],
+            elapsed: start.elapsed(),
+        };
+        report(&SearchReport {
+            depth: 1,
+            score,
+            nodes,
+            elapsed: out.elapsed,
+            pv: out.pv.clone(),
+        });
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search_ab(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        params: &SearchParams,
+        start: Instant,
+        budget: Duration,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> SearchOutcome {
+        let (width, depth_cap) = match params.level {
+            Level::Medium => (params.width, 3),
+            Level::Max => (params.width.saturating_mul(2), u32::MAX),
+            _ => (params.width, u32::MAX),
+        };
+        let empties = pos.empty_cells().len() as u32;
+        let max_depth = params.max_depth.unwrap_or(u32::MAX).min(depth_cap).min(empties).max(1);
+        let nthreads = self.threads.max(1);
+        while self.workers.len() < nthreads {
+            self.workers.push(Worker::new(pos.clone(), params.eval));
+        }
+        for w in self.workers.iter_mut() {
+            w.pos = pos.clone();
+            w.nodes = 0;
+            w.reset_heuristics();
+        }
+        self.tt.new_search();
+        let deadline = start + budget;
+        let sh = Shared {
+            tt: &self.tt,
+            stop,
+            abort: AtomicBool::new(false),
+            deadline: Some(deadline),
+            width,
+        };
+        let done = |decision: Cell, score: i32, depth: u32, nodes: u64, pv: Vec<Cell>| {
+            SearchOutcome {
+                decision: if params.resign && score_is_loss(score) {
+                    Decision::Resign
+                } else {
+                    Decision::Move(decision)
+                },
+                score,
+                depth,
+                nodes,
+                pv,
+                elapsed: start.elapsed(),
+            }
+        };
+
+        // Tactics before any search.
+        let w0 = &mut self.workers[0];
+        let mut cells = Vec::new();
+        w0.one_move_wins(to_move, &mut cells);
+        if let Some(&c) = cells.first() {
+            let out = done(c, WIN - 1, 1, 1, vec![c]);
+            report(&report_of(&out));
+            return out;
+        }
+        w0.one_move_wins(to_move.opponent(), &mut cells);
+        if cells.len() == 1 {
+            let c = cells[0];
+            w0.pos.play(to_move, c);
+            let score = -w0.eval.evaluate(&w0.pos, to_move.opponent());
+            w0.pos.unplay();
+            let out = done(c, score, 1, 1, vec![c]);
+            report(&report_of(&out));
+            return out;
+        }
+
+        let mut moves = w0.root_order(to_move);
+        let mut best: Option<(Cell, i32, u32, Vec<Cell>)> = None;
+        let mut last_iter = Duration::ZERO;
+        let mut ebf = 4.0f64;
+        for depth in 1..=max_depth {
+            let iter_start = Instant::now();
+            let Some((scores, best_idx)) = Self::root_iteration(&mut self.workers, self.pool.as_ref(), &sh, depth, to_move, &moves) else {
+                break;
+            };
+            let score = scores[best_idx];
+            let cell = moves[best_idx];
+            let mut order: Vec<(i32, usize)> =
+                scores.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+            order.sort_by(|a, b| {
+                (b.1 == best_idx)
+                    .cmp(&(a.1 == best_idx))
+                    .then(b.0.cmp(&a.0))
+                    .then(a.1.cmp(&b.1))
+            });
+            moves = order.iter().map(|&(_, i)| moves[i]).collect();
+            let pv = self.workers[0].pv(&self.tt, cell, to_move, depth as usize);
+            let nodes: u64 = self.workers.iter().map(|w| w.nodes).sum();
+            let elapsed = start.elapsed();
+            let rep = SearchReport {
+                depth,
+                score,
+                nodes,
+                elapsed,
+                pv: pv.clone(),
+            };
+            log::info!(
+                "depth {depth} score {score} nodes {nodes} nps {:.0} time {:.3}s pv {}",
+                nodes as f64 / elapsed.as_secs_f64().max(1e-6),
+                elapsed.as_secs_f64(),
+                pv.iter()
+                    .map(|&c| pos.geometry().name(c))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            report(&rep);
+            best = Some((cell, score, depth, pv));
+            if score_is_win(score) || score_is_loss(score) {
+                break;
+            }
+            let this_iter = iter_start.elapsed();
+            if last_iter > Duration::from_millis(2) {
+                ebf = (this_iter.as_secs_f64() / last_iter.as_secs_f64()).clamp(1.5, 10.0);
+            }
+            last_iter = this_iter;
+            let predicted = this_iter.mul_f64(ebf);
+            if start.elapsed() + predicted > budget {
+                break;
+            }
+        }
+        let nodes: u64 = self.workers.iter().map(|w| w.nodes).sum();
+        let out = match best {
+            Some((cell, score, depth, pv)) => done(cell, score, depth, nodes, pv),
+            // Not even depth 1 finished (stopped at once): the best-ordered
+            // move.
+            None => done(moves[0], 0, 0, nodes, vec![moves[0]]),
+        };
+        out
+    }
+
+    /// One iteration at the root: the first move alone with a full window,
+    /// the rest in parallel with a null window against the shared alpha,
+    /// re-searched when they beat it. Returns each move's score (exact for
+    /// the best, bounds for the others) and the best index, or `None` when
+    /// aborted.
+    fn root_iteration(
+        workers: &mut [Worker],
+        pool: Option<&rayon::ThreadPool>,
+        sh: &Shared,
+        depth: u32,
+        me: Color,
+        moves: &[Cell],
+    ) -> Option<(Vec<i32>, usize)> {
+        let opp = me.opponent();
+        let child = |w: &mut Worker, c: Cell, alpha: i32, beta: i32| -> i32 {
+            w.pos.play(me, c);
+            let s = if w.pos.has_won(me) {
+                WIN - 1
+            } else {
+                -w.negamax(sh, depth - 1, 1, -beta, -alpha, opp)
+            };
+            w.pos.unplay();
+            s
+        };
+        let first = child(&mut workers[0], moves[0], -INF, INF);
+        if sh.aborted() {
+            return None;
+        }
+        let scores: Vec<AtomicI32> = moves.iter().map(|_| AtomicI32::new(-INF)).collect();
+        scores[0].store(first, Ordering::Relaxed);
+        let alpha = AtomicI32::new(first);
+        let best = Mutex::new((first, 0usize));
+        let next = AtomicUsize::new(1);
+        let work = |w: &mut Worker| {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= moves.len() || sh.aborted() {
+                    break;
+                }
+                let a = alpha.load(Ordering::Relaxed);
+                if score_is_win(a) {
+                    // A win is found; the rest cannot beat it by much.
+                    break;
+                }
+                let mut s = child(w, moves[i], a, a + 1);
+                if s > a && !sh.aborted() {
+                    let a2 = alpha.load(Ordering::Relaxed);
+                    if s > a2 {
+                        s = child(w, moves[i], a2, INF);
+                    }
+                }
+                if sh.aborted() {
+                    break;
+                }
+                scores[i].store(s, Ordering::Relaxed);
+                if s > alpha.load(Ordering::Relaxed) {
+                    let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
+                    if s > b.0 || (s == b.0 && i < b.1) {
+                        *b = (s, i);
+                    }
+                    alpha.fetch_max(s, Ordering::Relaxed);
+                }
+            }
+        };
+        match pool {
+            Some(pool) if moves.len() > 1 => {
+                let work = &work;
+                pool.scope(|scope| {
+                    for w in workers.iter_mut() {
+                        scope.spawn(move |_| work(w));
+                    }
+                });
+            }
+            _ => work(&mut workers[0]),
+        }
+        if sh.aborted() {
+            return None;
+        }
+        let (_, idx) = *best.lock().unwrap_or_else(|e| e.into_inner());
+        Some((scores.iter().map(|s| s.load(Ordering::Relaxed)).collect(), idx))
+    }
+}
+
+fn report_of(out: &SearchOutcome) -> SearchReport {
+    SearchReport {
+        depth: out.depth,
+        score: out.score,
+        nodes: out.nodes,
+        elapsed: out.elapsed,
+        pv: out.pv.clone(),
+    }
+}
+
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// How long this move may take: `max_time`, cut to a share of the clock
+/// when one is given. The share keeps a reserve (a tenth of the clock, at
+/// most 2 s, plus 50 ms) and divides the rest among the stones of the
+/// period, or in sudden death among half of this side's remaining moves
+/// (at least 5), since games end long before the board fills.
+pub fn time_budget(time: &TimeControl, empties: usize, level: Level) -> Duration {
+    let mut b = time.max_time;
+    if let Some(left) = time.time_left {
+        let reserve = (left / 10).min(Duration::from_secs(2)) + Duration::from_millis(50);
+        let usable = left.saturating_sub(reserve);
+        let share = match time.stones_left {
+            Some(k) if k > 0 => k,
+            _ => ((empties as u32).div_ceil(2) / 2).max(5),
+        };
+        b = b.min(usable / share);
+    }
+    if level == Level::Medium {
+        b = b.min(Duration::from_secs(2));
+    }
+    // Leave room for the answer itself.
+    b.saturating_sub(Duration::from_millis(10))
+        .max(Duration::from_millis(5))
 }
 
 /// Closeness to the board's centre as a tie-break key (smaller = closer),
@@ -377,17 +787,200 @@ mod tests {
         assert_eq!(c, cell(&p, "a4"));
     }
 
+    /// Exhaustive minimax on a small board: does `me` (to move) win?
+    fn solve(pos: &mut Position, me: Color) -> bool {
+        let empties: Vec<Cell> = pos.empty_cells().iter().collect();
+        for c in empties {
+            pos.play(me, c);
+            let win = pos.has_won(me) || !solve(pos, me.opponent());
+            pos.unplay();
+            if win {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn params1(depth: u32) -> SearchParams {
+        SearchParams {
+            threads: 1,
+            tt_mb: 1,
+            max_depth: Some(depth),
+            ..SearchParams::default()
+        }
+    }
+
+    fn run(p: &Position, me: Color, params: &SearchParams) -> SearchOutcome {
+        let mut s = Searcher::new(params);
+        let stop = AtomicBool::new(false);
+        s.search(p, me, params, &TimeControl::default(), &stop, &mut |_| {})
+    }
+
+    fn moved(out: &SearchOutcome) -> Cell {
+        match out.decision {
+            Decision::Move(c) => c,
+            Decision::Resign => panic!("resigned"),
+        }
+    }
+
+    #[test]
+    fn search_wins_at_once_and_blocks() {
+        for eval in EvalKind::ALL {
+            let params = SearchParams {
+                eval,
+                ..params1(4)
+            };
+            let p = pos_from(5, &["c1", "c2", "c3", "c4"], &["a1", "b3", "e2"]);
+            let out = run(&p, Color::Black, &params);
+            assert!(["b5", "c5"].contains(&p.geometry().name(moved(&out)).as_str()));
+            assert!(score_is_win(out.score));
+            // White to move must take b5 or c5... both win for Black, so
+            // White is lost: it still plays a legal move.
+            let out = run(&p, Color::White, &params);
+            assert!(p.is_empty(moved(&out)));
+            assert!(score_is_loss(out.score));
+            // Black's only winning cell is a5: White blocks it.
+            let p = pos_from(5, &["a1", "a2", "a3", "a4"], &["e1", "c3"]);
+            let out = run(&p, Color::White, &params);
+            assert_eq!(moved(&out), cell(&p, "a5"));
+        }
+    }
+
+    #[test]
+    fn search_finds_a_two_threat_win() {
+        // 4x4: Black b1 and a3 are bridged; a4 joins a3 to the bottom and
+        // leaves two ways (a2, b2) to finish.
+        let p = pos_from(4, &["b1", "a3"], &["c2", "d2"]);
+        assert!(solve(&mut p.clone(), Color::Black));
+        for eval in EvalKind::ALL {
+            let out = run(&p, Color::Black, &SearchParams { eval, ..params1(5) });
+            assert!(score_is_win(out.score), "{eval}: {out:?}");
+            let c = moved(&out);
+            let mut q = p.clone();
+            q.play(Color::Black, c);
+            assert!(!solve(&mut q, Color::White), "{eval}: {} does not win", p.geometry().name(c));
+        }
+    }
+
+    #[test]
+    fn search_plays_winning_moves_on_small_boards() {
+        // Solved 3x3 and 4x4 positions: whenever the side to move wins, a
+        // deep enough search plays a winning move.
+        let cases: [(usize, &[&str], &[&str], Color); 4] = [
+            (3, &[], &[], Color::Black),
+            (3, &["a1"], &[], Color::White),
+            (4, &["b2"], &["c3"], Color::Black),
+            (4, &["c2"], &["b3", "a4"], Color::White),
+        ];
+        for (n, b, w, me) in cases {
+            let p = pos_from(n, b, w);
+            let out = run(&p, me, &params1(16));
+            let c = moved(&out);
+            let mut q = p.clone();
+            let winning = solve(&mut q, me);
+            q.play(me, c);
+            let wins_now = q.has_won(me) || !solve(&mut q, me.opponent());
+            assert_eq!(winning, wins_now, "{n}x{n} {b:?} {w:?} played {}", p.geometry().name(c));
+        }
+    }
+
+    #[test]
+    fn lost_positions_get_a_move_or_a_resignation() {
+        // Black threatens b5 and c5; White cannot stop both.
+        let p = pos_from(5, &["c1", "c2", "c3", "c4"], &["a1", "b3", "e2"]);
+        let out = run(&p, Color::White, &params1(3));
+        assert!(p.is_empty(moved(&out)));
+        let params = SearchParams {
+            resign: true,
+            ..params1(3)
+        };
+        let out = run(&p, Color::White, &params);
+        assert_eq!(out.decision, Decision::Resign);
+    }
+
+    #[test]
+    fn stop_flag_is_obeyed() {
+        let p = pos_from(11, &["f6"], &["e7"]);
+        let params = SearchParams {
+            threads: 2,
+            tt_mb: 1,
+            ..SearchParams::default()
+        };
+        let mut s = Searcher::new(&params);
+        let stop = AtomicBool::new(true);
+        let time = TimeControl {
+            max_time: Duration::from_secs(3600),
+            ..TimeControl::default()
+        };
+        let t = Instant::now();
+        let out = s.search(&p, Color::Black, &params, &time, &stop, &mut |_| {});
+        assert!(p.is_empty(moved(&out)));
+        // Stopped before any real work: at most the first iteration's
+        // first few hundred nodes.
+        assert!(out.nodes < 1000, "{} nodes", out.nodes);
+        assert!(t.elapsed() < Duration::from_secs(60));
+        // Stopped from another thread mid-search.
+        let stop = AtomicBool::new(false);
+        let out = std::thread::scope(|sc| {
+            sc.spawn(|| {
+                std::thread::sleep(Duration::from_millis(100));
+                stop.store(true, Ordering::Relaxed);
+            });
+            s.search(&p, Color::Black, &params, &time, &stop, &mut |_| {})
+        });
+        assert!(p.is_empty(moved(&out)));
+        assert!(t.elapsed() < Duration::from_secs(60));
+    }
+
+    #[test]
+    fn fixed_depth_single_thread_is_deterministic() {
+        let p = pos_from(7, &["d4", "c5"], &["e3", "b4"]);
+        let params = params1(3);
+        let a = run(&p, Color::Black, &params);
+        let b = run(&p, Color::Black, &params);
+        assert_eq!(a.decision, b.decision);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.pv, b.pv);
+        assert_eq!(a.depth, 3);
+    }
+
+    #[test]
+    fn time_budget_keeps_a_reserve() {
+        let t = TimeControl {
+            max_time: Duration::from_secs(10),
+            time_left: Some(Duration::from_secs(30)),
+            stones_left: None,
+        };
+        let b = time_budget(&t, 121, Level::Hard);
+        assert!(b <= Duration::from_secs(2), "{b:?}");
+        let t = TimeControl {
+            stones_left: Some(1),
+            ..t
+        };
+        let b = time_budget(&t, 121, Level::Hard);
+        assert!(b <= Duration::from_secs(10) && b >= Duration::from_secs(5));
+        let t = TimeControl {
+            time_left: Some(Duration::from_millis(40)),
+            ..t
+        };
+        assert!(time_budget(&t, 121, Level::Hard) <= Duration::from_millis(40));
+    }
+
     #[test]
     fn search_returns_a_legal_move() {
         let p = pos_from(7, &["d4"], &["c5"]);
         let mut s = Searcher::new(&SearchParams::default());
         let stop = AtomicBool::new(false);
         let mut reports = 0;
+        let time = TimeControl {
+            max_time: Duration::from_millis(300),
+            ..TimeControl::default()
+        };
         let out = s.search(
             &p,
             Color::Black,
             &SearchParams::default(),
-            &TimeControl::default(),
+            &time,
             &stop,
             &mut |_| reports += 1,
         );

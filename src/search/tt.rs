@@ -92,12 +92,9 @@ impl Tt {
         }
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.slots.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
     }
 
     /// Memory held by the entries, in bytes.
@@ -116,10 +113,6 @@ impl Tt {
     /// Marks a new search, so entries of older searches are replaced first.
     pub fn new_search(&mut self) {
         self.generation = (self.generation + 1) & 63;
-    }
-
-    pub fn generation(&self) -> u8 {
-        self.generation
     }
 
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
