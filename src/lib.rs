@@ -9,3 +9,4 @@ pub mod game;
 pub mod htp;
 pub mod search;
 pub mod sgf;
+pub mod tools;

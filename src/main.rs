@@ -5,14 +5,18 @@ use std::io;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use ferrohex::engine::Engine;
 use ferrohex::search::{Level, SearchParams};
+use ferrohex::tools;
 
 /// A Hex engine speaking HTP (the GTP dialect of Benzene) on stdin/stdout.
+/// With no subcommand it runs the HTP loop.
 #[derive(Parser, Debug)]
 #[command(name = "ferrohex", version, about)]
 struct Cli {
+    #[command(subcommand)]
+    tool: Option<Tool>,
     /// Search threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -30,6 +34,20 @@ struct Cli {
     log: Option<log::LevelFilter>,
 }
 
+#[derive(Subcommand, Debug)]
+enum Tool {
+    /// Play a game against the engine in the terminal.
+    Play(tools::play::Args),
+    /// Play engines against each other.
+    Match(tools::matches::Args),
+    /// Run GTP regression files (.tst) against an HTP engine.
+    Regress(tools::regress::Args),
+    /// Draw a position or game as SVG.
+    Render(tools::render::Args),
+    /// Print the winner of a text diagram.
+    Winner(tools::winner::Args),
+}
+
 fn positive_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v <= 1.0e6 => Ok(v),
@@ -44,6 +62,15 @@ fn main() -> ExitCode {
         logger.filter_level(level);
     }
     logger.target(env_logger::Target::Stderr).init();
+
+    match cli.tool {
+        Some(Tool::Play(args)) => return tools::play::run(args),
+        Some(Tool::Match(args)) => return tools::matches::run(args),
+        Some(Tool::Regress(args)) => return tools::regress::run(args),
+        Some(Tool::Render(args)) => return tools::render::run(args),
+        Some(Tool::Winner(args)) => return tools::winner::run(args),
+        None => {}
+    }
 
     let params = SearchParams {
         threads: cli.threads,

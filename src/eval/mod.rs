@@ -21,6 +21,7 @@
 //! [`CELL_VALUE_MAX`], higher meaning more urgent for either side.
 
 mod dist01;
+mod groups;
 mod resistance;
 mod twodist;
 
