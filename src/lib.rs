@@ -9,4 +9,5 @@ pub mod game;
 pub mod htp;
 pub mod search;
 pub mod sgf;
+pub mod textboard;
 pub mod tools;

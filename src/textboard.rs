@@ -1,0 +1,1 @@
+//! Reading positions from text diagrams (being written; see issue 6).
