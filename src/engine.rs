@@ -151,14 +151,26 @@ impl Engine {
     }
 
     pub fn load_sgf(&mut self, path: &str, before_move: Option<usize>) -> Result<(), String> {
+        let too_big = || format!("cannot read {path}: SGF files over 16 MiB are refused");
         let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         if meta.is_dir() {
             return Err(format!("cannot read {path}: it is a directory"));
         }
-        if meta.len() > MAX_SGF_BYTES {
-            return Err(format!("cannot read {path}: SGF files over 16 MiB are refused"));
+        // Only regular files: a device such as /dev/zero would never end.
+        if !meta.is_file() {
+            return Err(format!("cannot read {path}: not a regular file"));
         }
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        if meta.len() > MAX_SGF_BYTES {
+            return Err(too_big());
+        }
+        let mut bytes = Vec::new();
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        // The size can change between the check and the read; cap the read too.
+        std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_SGF_BYTES + 1), &mut bytes)
+            .map_err(|e| format!("cannot read {path}: {e}"))?;
+        if bytes.len() as u64 > MAX_SGF_BYTES {
+            return Err(too_big());
+        }
         let text = String::from_utf8_lossy(&bytes);
         let record = crate::sgf::parse(&text).map_err(|e| format!("cannot load {path}: {e}"))?;
         let mut game = Game::from_sgf(&record, before_move, self.game.allow_swap)

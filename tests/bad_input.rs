@@ -91,6 +91,7 @@ fn corpus() -> Vec<(Vec<u8>, &'static str)> {
         (format!("loadsgf {good} -3"), "invalid move number"),
         (format!("loadsgf {good} x"), "invalid move number"),
         (format!("loadsgf {good} 1 2"), "wrong number of arguments"),
+        ("loadsgf /dev/zero".into(), "not a regular file"),
         ("printsgf /no/such/dir/x.sgf".into(), "cannot write"),
         ("printsgf a b".into(), "wrong number of arguments"),
         ("time_left".into(), "wrong number of arguments"),
