@@ -19,6 +19,17 @@ fn board_of(answer: &str) -> String {
 }
 
 #[test]
+fn answers_have_the_exact_bytes_hexgui_expects() {
+    // HexGui takes an answer by its first two characters, "= " or "? ",
+    // so even an empty answer carries the space.
+    let out = run_raw(&[], b"play b a1\nplay b a1\n4 name\n");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "= \n\n? cell a1 is occupied\n\n=4 ferrohex\n\n"
+    );
+}
+
+#[test]
 fn identification_commands() {
     let a = session("protocol_version\nname\nversion\nknown_command play\nknown_command frobnicate\nknown_command reg_genmove\n");
     assert_eq!(a[0], "= 2");

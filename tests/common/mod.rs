@@ -53,7 +53,8 @@ pub fn answers(stdout: &[u8]) -> Vec<String> {
             block.starts_with('=') || block.starts_with('?'),
             "an answer must start with = or ?: {block:?} in {text:?}"
         );
-        out.push(block.to_string());
+        // Compared without the space every answer has after its mark.
+        out.push(block.trim_end().to_string());
     }
     out
 }
@@ -104,7 +105,7 @@ impl Engine {
             let n = self.stdout.read_line(&mut line).unwrap();
             assert!(n > 0, "engine closed stdout; got so far {text:?}");
             if line == "\n" {
-                return text.trim_end_matches('\n').to_string();
+                return text.trim_end().to_string();
             }
             text.push_str(&line);
         }
