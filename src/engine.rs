@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Cell, Color};
 use crate::game::{Game, Move, TimeSettings};
 use crate::htp::command::{MoveArg, ParamSetting};
+use crate::eval::{CellValues, EvalKind};
 use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
 
 /// The largest SGF file `loadsgf` reads; real games are a few kilobytes.
@@ -17,8 +18,12 @@ pub struct Engine {
     game: Game,
     params: SearchParams,
     max_time: Duration,
+    /// Send HexGui live-graphics blocks during genmove.
+    use_guifx: bool,
     searcher: Searcher,
     stop: Arc<AtomicBool>,
+    /// The principal variation of the last search, from its first move.
+    last_pv: Option<(Color, Vec<Cell>)>,
 }
 
 /// What `genmove` decided, for the protocol layer to print.
@@ -34,8 +39,14 @@ impl Engine {
             searcher: Searcher::new(&params),
             params,
             max_time,
+            use_guifx: false,
             stop: Arc::new(AtomicBool::new(false)),
+            last_pv: None,
         }
+    }
+
+    pub fn use_guifx(&self) -> bool {
+        self.use_guifx
     }
 
     /// The flag that stops a running search; the driver's reader thread
@@ -51,6 +62,7 @@ impl Engine {
     fn new_game(&mut self, game: Game) {
         self.game = game;
         self.searcher.clear();
+        self.last_pv = None;
     }
 
     pub fn boardsize(&mut self, width: usize, height: usize) -> Result<(), String> {
@@ -112,6 +124,7 @@ impl Engine {
             .searcher
             .search(self.game.position(), color, &self.params, &time, &self.stop, report);
         let elapsed = start.elapsed();
+        self.last_pv = Some((color, outcome.pv.clone()));
         let text = match outcome.decision {
             Decision::Resign => "resign".to_string(),
             Decision::Move(cell) => {
@@ -130,6 +143,63 @@ impl Engine {
             elapsed.as_secs_f64()
         );
         Ok(GenMoveResult { text, elapsed })
+    }
+
+    /// The principal variation of the last search, as `b e5 w f6 ...`.
+    pub fn last_pv(&self) -> String {
+        let Some((mut color, pv)) = self.last_pv.clone() else {
+            return String::new();
+        };
+        let g = self.game.geometry();
+        let mut out = Vec::new();
+        for cell in pv {
+            out.push(format!("{} {}", color.letter().to_ascii_lowercase(), g.name(cell)));
+            color = color.opponent();
+        }
+        out.join(" ")
+    }
+
+    fn evaluator_position(&self) -> Result<&crate::board::Position, String> {
+        match self.game.winner() {
+            Some(w) => Err(format!("the game is over: {w} has won")),
+            None => Ok(self.game.position()),
+        }
+    }
+
+    /// Each empty cell's value under evaluation `kind` (the search's own
+    /// when `None`), for `color` to move: `CELL VALUE` pairs.
+    pub fn eval_cells(&self, kind: Option<EvalKind>, color: Color) -> Result<String, String> {
+        let pos = self.evaluator_position()?;
+        let mut evaluator = kind.unwrap_or(self.params.eval).build();
+        let mut values: Box<CellValues> = Box::new([0; crate::board::MAX_CELLS]);
+        evaluator.evaluate_cells(pos, color, &mut values);
+        let g = pos.geometry();
+        Ok(pos
+            .empty_cells()
+            .iter()
+            .map(|c| format!("{} {}", g.name(c), values[c.index()]))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// Every evaluation's score for `color` and each side's raw measure.
+    pub fn eval_summary(&self, kinds: &[EvalKind], color: Color) -> Result<String, String> {
+        let pos = self.evaluator_position()?;
+        let mut lines = Vec::new();
+        for &kind in kinds {
+            let mut evaluator = kind.build();
+            let score = evaluator.evaluate(pos, color);
+            let [black, white] = evaluator.measures(pos);
+            let what = match kind {
+                EvalKind::Dist01 => "stones needed",
+                EvalKind::TwoDistance => "best potential",
+                EvalKind::Resistance => "resistance",
+            };
+            lines.push(format!(
+                "{kind}: score {score} for {color}; {what}: black {black:.3} white {white:.3}"
+            ));
+        }
+        Ok(lines.join("\n"))
     }
 
     pub fn final_score(&self) -> Result<String, String> {
@@ -219,14 +289,17 @@ impl Engine {
         let Some((name, value)) = setting else {
             let p = &self.params;
             let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+            let evals: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
             return Ok([
                 format!("[string] max_time {}", self.max_time.as_secs_f64()),
                 format!("[string] max_depth {}", p.max_depth.unwrap_or(0)),
                 format!("[string] threads {}", p.threads),
                 format!("[string] tt_mb {}", p.tt_mb),
                 format!("[list/{}] level {}", levels.join("/"), p.level),
+                format!("[list/{}] eval {}", evals.join("/"), p.eval),
                 format!("[string] width {}", p.width),
                 format!("[bool] resign {}", p.resign as u8),
+                format!("[bool] use_guifx {}", self.use_guifx as u8),
             ]
             .join("\n"));
         };
@@ -247,12 +320,17 @@ impl Engine {
             }
             "threads" => p.threads = parse_number(name, value, 0, 1024)?,
             "tt_mb" => p.tt_mb = parse_number(name, value, 1, 65536)?,
-            "width" => p.width = parse_number(name, value, 1, crate::board::MAX_CELLS)?,
+            "width" => p.width = parse_number(name, value, 0, crate::board::MAX_CELLS)?,
+            "eval" => p.eval = value.parse()?,
+            "use_guifx" => {
+                self.use_guifx = parse_bool(value)?;
+                return Ok(String::new());
+            }
             "level" => p.level = value.parse()?,
             "resign" => p.resign = parse_bool(value)?,
             _ => {
                 return Err(format!(
-                    "unknown parameter: {name} (param_ferrohex knows max_time, max_depth, threads, tt_mb, level, width, resign)"
+                    "unknown parameter: {name} (param_ferrohex knows max_time, max_depth, threads, tt_mb, level, eval, width, resign, use_guifx)"
                 ));
             }
         }

@@ -11,9 +11,10 @@ use ferrohex::search::{Level, SearchParams};
 use ferrohex::tools;
 
 /// A Hex engine speaking HTP (the GTP dialect of Benzene) on stdin/stdout.
-/// With no subcommand it runs the HTP loop.
+/// With no subcommand it runs the HTP loop; the flags below configure that
+/// loop, and each subcommand has flags of its own.
 #[derive(Parser, Debug)]
-#[command(name = "ferrohex", version, about)]
+#[command(name = "ferrohex", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,

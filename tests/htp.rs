@@ -291,9 +291,12 @@ fn analyze_commands_are_in_gogui_form_and_each_runs() {
     for n in ["param_game", "param_ferrohex", "showboard", "final_score", "all_legal_moves"] {
         assert!(names.contains(&n), "{n}");
     }
-    // Each runs (final_score fails on an empty board, with a reason).
-    let answers = session(&format!("boardsize 2\nplay b a1\nplay b a2\n{input}"));
-    assert!(answers[3..].iter().all(|a| a.starts_with('=')), "{answers:?}");
+    // Each runs; final_score fails while nobody has won, with its reason.
+    let answers = session(&format!("boardsize 3\nplay b a1\nplay w b2\ngenmove b\n{input}"));
+    for (cmd, a) in lines.iter().zip(&answers[4..]) {
+        let ok = a.starts_with('=') || (cmd.contains("final_score") && a.contains("not over"));
+        assert!(ok, "{cmd}: {a}");
+    }
 }
 
 #[test]
@@ -351,4 +354,41 @@ fn flags_version_help_and_bad_values() {
     }
     let out = std::process::Command::new(binary()).args(["--max-time", "-1"]).output().unwrap();
     assert!(!out.status.success());
+}
+
+#[test]
+fn eval_commands_give_a_value_for_every_empty_cell() {
+    for cmd in ["eval", "eval-dist", "eval-twod", "eval-resist-cells"] {
+        let a = session(&format!("boardsize 4\nplay b b2\nplay w c3\n{cmd} b\n{cmd} white\n"));
+        for ans in &a[3..5] {
+            let parts: Vec<&str> = ans.trim_start_matches("= ").split(' ').collect();
+            assert_eq!(parts.len(), 2 * 14, "{cmd}: {ans}");
+            for pair in parts.chunks(2) {
+                assert!(pair[0] != "b2" && pair[0] != "c3", "{cmd}: occupied cell listed");
+                assert!(pair[1].parse::<i32>().is_ok(), "{cmd}: {ans}");
+            }
+        }
+    }
+    let a = session("boardsize 3\neval-summary b\neval-resist w\nplay b a1\nplay b a2\nplay b a3\neval b\n");
+    assert!(a[1].contains("dist01") && a[1].contains("twodist") && a[1].contains("resistance"), "{}", a[1]);
+    assert!(a[1].contains("stones needed: black 3.000 white 3.000"), "{}", a[1]);
+    assert!(a[2].starts_with("= resistance: score"), "{}", a[2]);
+    assert!(a[6].starts_with("? ") && a[6].contains("over"), "{}", a[6]);
+}
+
+#[test]
+fn live_graphics_come_before_the_answer_when_enabled() {
+    let out = run_raw(&["--max-time", "0.5"], b"boardsize 5\nplay b c3\nparam_ferrohex use_guifx 1\nparam_ferrohex max_depth 3\ngenmove w\nferrohex-pv\nparam_ferrohex use_guifx 0\ngenmove b\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let blocks: Vec<&str> = text.split_terminator("\n\n").collect();
+    let gfx: Vec<&&str> = blocks.iter().filter(|b| b.starts_with("gogui-gfx:\nab\nVAR W ")).collect();
+    assert_eq!(gfx.len(), 3, "one block per finished depth: {text}");
+    assert!(gfx.iter().all(|b| b.contains("\nTEXT depth ")), "{text}");
+    let answers: Vec<&&str> = blocks.iter().filter(|b| !b.starts_with("gogui-gfx:")).collect();
+    assert_eq!(answers.len(), 8, "{text}");
+    let moved = answers[4].trim_start_matches("= ");
+    assert!(answers[5].starts_with(&format!("= w {moved} b ")), "the PV starts with the move: {text}");
+    // The last depth's block is the one whose variation was played.
+    assert!(gfx[2].contains(&format!("VAR W {moved} ")), "{text}");
+    assert!(answers[7].starts_with("= "), "no blocks once use_guifx is off: {text}");
 }

@@ -75,6 +75,23 @@ impl CellSet {
             .all(|(a, b)| a & b == 0)
     }
 
+    /// The raw bitboard: bit `i % 64` of word `i / 64` is the cell of
+    /// index `i`. For code that works on whole words (the evaluation).
+    #[inline]
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// A set from raw words as `words` gives them; missing words are empty
+    /// and extra ones ignored.
+    pub fn from_words(words: &[u64]) -> CellSet {
+        let mut set = CellSet::EMPTY;
+        for (a, b) in set.words.iter_mut().zip(words) {
+            *a = *b;
+        }
+        set
+    }
+
     /// The cells in increasing index order.
     pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
         self.words.iter().enumerate().flat_map(|(w, &word)| {

@@ -10,7 +10,11 @@
 //!
 //! Computed in increasing distance order with one list per level: when a
 //! cell is finalized it notifies its neighbours, and a neighbour's second
-//! notification fixes its distance at one more than the current level.
+//! notification (from a distinct cell) fixes its distance at one more than
+//! the current level. Through a group, only the first two finalized cells
+//! around it need to notify the others: that already gives every cell
+//! around the group two distinct finalized neighbours, so the work stays
+//! linear in the group's size.
 
 use super::groups::{Groups, NO_GROUP};
 use super::{CellValues, EvalKind, Evaluator};
@@ -25,6 +29,10 @@ pub struct TwoDistanceEval {
     count: Box<[u8; MAX_CELLS]>,
     stamp: Box<[u32; MAX_CELLS]>,
     stamp_id: u32,
+    /// Per group: finalized cells around it so far (only two matter), and
+    /// the last cell's stamp that counted.
+    gdone: Box<[u8; MAX_CELLS]>,
+    gstamp: Box<[u32; MAX_CELLS]>,
     cur: Vec<u16>,
     next: Vec<u16>,
 }
@@ -52,6 +60,8 @@ impl TwoDistanceEval {
             count: Box::new([0; MAX_CELLS]),
             stamp: Box::new([0; MAX_CELLS]),
             stamp_id: 0,
+            gdone: Box::new([0; MAX_CELLS]),
+            gstamp: Box::new([0; MAX_CELLS]),
             cur: Vec::with_capacity(MAX_CELLS),
             next: Vec::with_capacity(MAX_CELLS),
         }
@@ -69,22 +79,22 @@ impl TwoDistanceEval {
         self.cur.clear();
         self.next.clear();
         // Level 1: empty cells on the edge or next to a group touching it.
-        for c in empty.iter() {
-            let mut seed = g.touches(c, edge);
-            if !seed {
-                for &nb in g.neighbours(c) {
-                    let id = self.groups.gid[nb.index()];
-                    if id != NO_GROUP && self.groups.edges[id as usize] & edge.bit() != 0 {
-                        seed = true;
-                        break;
-                    }
+        for c in g.edge_cells(edge).intersection(&empty).iter() {
+            dist[c.index()] = 1;
+            self.cur.push(c.index() as u16);
+        }
+        for id in 0..self.groups.count {
+            if self.groups.edges[id] & edge.bit() == 0 {
+                continue;
+            }
+            for &y in self.groups.adjacent(id as u16) {
+                if dist[y as usize] == FAR {
+                    dist[y as usize] = 1;
+                    self.cur.push(y);
                 }
             }
-            if seed {
-                dist[c.index()] = 1;
-                self.cur.push(c.index() as u16);
-            }
         }
+        self.gdone[..self.groups.count].fill(0);
         let mut level = 1u16;
         while !self.cur.is_empty() {
             for k in 0..self.cur.len() {
@@ -92,6 +102,7 @@ impl TwoDistanceEval {
                 self.stamp_id = self.stamp_id.wrapping_add(1);
                 if self.stamp_id == 0 {
                     self.stamp.fill(0);
+                    self.gstamp.fill(0);
                     self.stamp_id = 1;
                 }
                 let sid = self.stamp_id;
@@ -100,8 +111,14 @@ impl TwoDistanceEval {
                     let j = nb.index();
                     let id = self.groups.gid[j];
                     if id != NO_GROUP {
-                        for y in self.groups.adj[id as usize].iter() {
-                            let yi = y.index();
+                        let done = &mut self.gdone[id as usize];
+                        if *done >= 2 || self.gstamp[id as usize] == sid {
+                            continue;
+                        }
+                        *done += 1;
+                        self.gstamp[id as usize] = sid;
+                        for &y in self.groups.adjacent(id) {
+                            let yi = y as usize;
                             if self.stamp[yi] != sid {
                                 self.stamp[yi] = sid;
                                 notify(dist, &mut self.count, &mut self.next, yi, level);

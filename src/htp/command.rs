@@ -1,6 +1,7 @@
 //! The commands ferrohex understands, as typed values.
 
 use crate::board::Color;
+use crate::eval::EvalKind;
 
 /// A move argument as written, before it meets a board: a cell by its
 /// 0-based column and row (the board decides whether it exists), or the
@@ -48,6 +49,12 @@ pub enum Command {
     ParamGame(ParamSetting),
     ParamFerrohex(ParamSetting),
     AnalyzeCommands,
+    /// Per-cell values of an evaluation (`None`: the search's own).
+    EvalCells { kind: Option<EvalKind>, color: Color },
+    /// Scores and each side's measure under the given evaluations.
+    EvalSummary { kinds: Vec<EvalKind>, color: Color },
+    /// The principal variation of the last search.
+    Pv,
     /// GoGui's declaration that `# interrupt` lines are understood.
     GoguiInterrupt,
 }
@@ -58,6 +65,13 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("all_legal_moves", "all_legal_moves COLOR"),
     ("boardsize", "boardsize SIZE | boardsize WIDTH HEIGHT"),
     ("clear_board", "clear_board"),
+    ("eval", "eval COLOR"),
+    ("eval-dist", "eval-dist COLOR"),
+    ("eval-resist", "eval-resist COLOR"),
+    ("eval-resist-cells", "eval-resist-cells COLOR"),
+    ("eval-summary", "eval-summary COLOR"),
+    ("eval-twod", "eval-twod COLOR"),
+    ("ferrohex-pv", "ferrohex-pv"),
     ("final_score", "final_score"),
     ("genmove", "genmove COLOR"),
     ("gogui-interrupt", "gogui-interrupt"),

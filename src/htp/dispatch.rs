@@ -12,6 +12,13 @@ const ANALYZE_COMMANDS: &[&str] = &[
     "string/Show Board/showboard",
     "string/Final Score/final_score",
     "plist/All Legal Moves/all_legal_moves %c",
+    "pspairs/Evaluation/eval %c",
+    "pspairs/Show Distance/eval-dist %c",
+    "pspairs/Show TwoDistance/eval-twod %c",
+    "pspairs/Show Cell Energy/eval-resist-cells %c",
+    "string/Show Resist/eval-resist %c",
+    "string/Evaluation Summary/eval-summary %c",
+    "var/Principal Variation/ferrohex-pv",
 ];
 
 /// What the driver should do after answering.
@@ -62,6 +69,9 @@ pub fn execute(
         Command::ParamFerrohex(setting) => engine.param_engine(setting),
         Command::AnalyzeCommands => Ok(ANALYZE_COMMANDS.join("\n")),
         Command::GoguiInterrupt => Ok(String::new()),
+        Command::EvalCells { kind, color } => engine.eval_cells(*kind, *color),
+        Command::EvalSummary { kinds, color } => engine.eval_summary(kinds, *color),
+        Command::Pv => Ok(engine.last_pv()),
     };
     (answer, Flow::Continue)
 }

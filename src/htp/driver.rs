@@ -2,12 +2,15 @@
 //! line reaches a running search; the main thread executes commands in
 //! order and writes each answer.
 
+use std::cell::RefCell;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
+use super::command::Command;
 use super::dispatch::{Flow, execute};
+use super::gfx;
 use super::parse::{is_interrupt, parse_line};
 use super::response;
 use crate::engine::Engine;
@@ -83,8 +86,14 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<R
     }
 }
 
+fn write_answer<W: Write>(output: &RefCell<W>, id: Option<u64>, answer: &Result<String, String>) -> io::Result<()> {
+    let mut out = output.borrow_mut();
+    out.write_all(response::format(id, answer).as_bytes())?;
+    out.flush()
+}
+
 /// Runs the HTP loop until `quit` or end of input.
-pub fn run<R, W>(mut engine: Engine, input: R, mut output: W) -> io::Result<()>
+pub fn run<R, W>(mut engine: Engine, input: R, output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
@@ -126,24 +135,18 @@ where
             }
         })?;
 
-    let mut report = |r: &SearchReport| {
-        log::info!(
-            "depth {} score {} nodes {} time {:.2}s pv {}",
-            r.depth,
-            r.score,
-            r.nodes,
-            r.elapsed.as_secs_f64(),
-            r.pv.len()
-        );
-    };
+    // The search's reports become log lines, and HexGui live-graphics
+    // blocks on stdout when use_guifx is on. Both the reports and the
+    // answers write to `output`, one at a time.
+    let output = RefCell::new(output);
+    let mut gfx_error: Option<io::Error> = None;
     for item in rx {
         let (line_no, text) = match item {
             Input::Line(n, t) => (n, t),
             Input::TooLong(n) => {
                 log::warn!("line {n} is longer than {MAX_LINE_BYTES} bytes");
                 let msg = format!("line too long (over {} MiB)", MAX_LINE_BYTES >> 20);
-                output.write_all(response::format(None, &Err(msg)).as_bytes())?;
-                output.flush()?;
+                write_answer(&output, None, &Err(msg))?;
                 continue;
             }
         };
@@ -154,12 +157,37 @@ where
             Err(f) => (f.id, Err(f.message), Flow::Continue),
             Ok(req) => {
                 interrupts.arm(line_no);
+                let live = match req.command {
+                    Command::GenMove { color, .. } if engine.use_guifx() => {
+                        Some((engine.game().position().shared_geometry().clone(), color))
+                    }
+                    _ => None,
+                };
+                let mut report = |r: &SearchReport| {
+                    log::info!(
+                        "depth {} score {} nodes {} nps {:.0} time {:.2}s",
+                        r.depth,
+                        r.score,
+                        r.nodes,
+                        r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6),
+                        r.elapsed.as_secs_f64(),
+                    );
+                    if let Some((geometry, color)) = &live {
+                        let block = gfx::search_block(geometry, *color, r);
+                        let mut out = output.borrow_mut();
+                        if let Err(e) = out.write_all(block.as_bytes()).and_then(|()| out.flush()) {
+                            gfx_error.get_or_insert(e);
+                        }
+                    }
+                };
                 let (answer, flow) = execute(&mut engine, &req.command, &mut report);
                 (req.id, answer, flow)
             }
         };
-        output.write_all(response::format(id, &answer).as_bytes())?;
-        output.flush()?;
+        if let Some(e) = gfx_error.take() {
+            return Err(e);
+        }
+        write_answer(&output, id, &answer)?;
         if flow == Flow::Quit {
             break;
         }

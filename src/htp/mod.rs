@@ -4,5 +4,6 @@
 pub mod command;
 pub mod dispatch;
 pub mod driver;
+pub mod gfx;
 pub mod parse;
 pub mod response;

@@ -16,6 +16,7 @@ use nom::{IResult, Parser};
 
 use super::command::{Command, MoveArg, ParamSetting, is_known, usage};
 use crate::board::Color;
+use crate::eval::EvalKind;
 
 /// A command with the id it came with.
 #[derive(Clone, Debug, PartialEq)]
@@ -203,6 +204,13 @@ fn command(name: &str, args: &[&str]) -> Result<Command, String> {
         ("param_game", a) => Command::ParamGame(param(a).ok_or_else(wrong)?),
         ("param_ferrohex", a) => Command::ParamFerrohex(param(a).ok_or_else(wrong)?),
         ("hexgui-analyze_commands", []) => Command::AnalyzeCommands,
+        ("eval", [c]) => Command::EvalCells { kind: None, color: arg_color(c)? },
+        ("eval-dist", [c]) => Command::EvalCells { kind: Some(EvalKind::Dist01), color: arg_color(c)? },
+        ("eval-twod", [c]) => Command::EvalCells { kind: Some(EvalKind::TwoDistance), color: arg_color(c)? },
+        ("eval-resist-cells", [c]) => Command::EvalCells { kind: Some(EvalKind::Resistance), color: arg_color(c)? },
+        ("eval-resist", [c]) => Command::EvalSummary { kinds: vec![EvalKind::Resistance], color: arg_color(c)? },
+        ("eval-summary", [c]) => Command::EvalSummary { kinds: EvalKind::ALL.to_vec(), color: arg_color(c)? },
+        ("ferrohex-pv", []) => Command::Pv,
         ("gogui-interrupt", []) => Command::GoguiInterrupt,
         (n, _) if is_known(n) => return Err(wrong()),
         (n, _) => return Err(format!("unknown command: {n}")),

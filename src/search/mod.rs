@@ -7,8 +7,13 @@
 
 use std::fmt;
 use std::str::FromStr;
+mod bench;
 mod tt;
 mod worker;
+
+pub use bench::{
+    BENCH_DEPTH, BENCH_POSITIONS, BenchLine, BenchResult, bench, bench_position, eval_speed,
+};
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};

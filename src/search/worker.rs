@@ -87,8 +87,6 @@ pub(crate) struct Worker {
     pub pos: Position,
     pub eval: Box<dyn Evaluator>,
     dist: Box<Dist01>,
-    da: Box<[u16; MAX_CELLS]>,
-    db: Box<[u16; MAX_CELLS]>,
     values: Box<CellValues>,
     killers: Vec<[Option<Cell>; 2]>,
     history: Box<[[u32; MAX_CELLS]; 2]>,
@@ -103,8 +101,6 @@ impl Worker {
             pos,
             eval: kind.build(),
             dist: Box::new(Dist01::new()),
-            da: Box::new([0; MAX_CELLS]),
-            db: Box::new([0; MAX_CELLS]),
             values: Box::new([0; MAX_CELLS]),
             killers: vec![[None; 2]; MAX_PLY],
             history: Box::new([[0; MAX_CELLS]; 2]),
@@ -128,15 +124,7 @@ impl Worker {
     /// The cells where `color` wins with one more stone.
     pub fn one_move_wins(&mut self, color: Color, out: &mut Vec<Cell>) {
         out.clear();
-        let (e1, e2) = color.edges();
-        self.dist.edge_distances(&self.pos, color, e1, &mut self.da);
-        self.dist.edge_distances(&self.pos, color, e2, &mut self.db);
-        for c in self.pos.empty_cells().iter() {
-            let (x, y) = (self.da[c.index()], self.db[c.index()]);
-            if x == 1 && y == 1 {
-                out.push(c);
-            }
-        }
+        out.extend(self.dist.one_move_wins(&self.pos, color).iter());
     }
 
     /// Tactics for `me` to move: immediate win, a cut-off side, the
@@ -152,21 +140,12 @@ impl Worker {
             (None, Some(d)) => Tactics::Loss(2 * d as i32),
             (Some(d), None) => Tactics::Win(2 * d as i32 - 1),
             (_, Some(1)) => {
-                let (e1, e2) = opp.edges();
-                self.dist.edge_distances(&self.pos, opp, e1, &mut self.da);
-                self.dist.edge_distances(&self.pos, opp, e2, &mut self.db);
-                let mut first = None;
-                for c in self.pos.empty_cells().iter() {
-                    if self.da[c.index()] == 1 && self.db[c.index()] == 1 {
-                        if first.is_some() {
-                            return Tactics::Loss(2);
-                        }
-                        first = Some(c);
-                    }
-                }
-                match first {
-                    Some(c) => Tactics::Forced(c),
-                    None => Tactics::Open,
+                let threats = self.dist.one_move_wins(&self.pos, opp);
+                let mut it = threats.iter();
+                match (it.next(), it.next()) {
+                    (Some(_), Some(_)) => Tactics::Loss(2),
+                    (Some(c), None) => Tactics::Forced(c),
+                    _ => Tactics::Open,
                 }
             }
             _ => Tactics::Open,
