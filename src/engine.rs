@@ -1,6 +1,7 @@
 //! The session facade the protocol driver calls: one game, the engine's
 //! parameters and the searcher, with play, undo, genmove and stop.
 
+use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -9,10 +10,13 @@ use crate::board::{Cell, Color};
 use crate::game::{Game, Move, TimeSettings};
 use crate::htp::command::{MoveArg, ParamSetting};
 use crate::eval::{CellValues, EvalKind};
+use crate::textboard::Letters;
+use crate::tools::render::SvgOptions;
 use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
 
-/// The largest SGF file `loadsgf` reads; real games are a few kilobytes.
-const MAX_SGF_BYTES: u64 = 16 << 20;
+/// The largest file `loadsgf` or `loadboard` reads; real ones are a few
+/// kilobytes.
+const MAX_INPUT_BYTES: u64 = 16 << 20;
 
 pub struct Engine {
     game: Game,
@@ -221,33 +225,33 @@ impl Engine {
     }
 
     pub fn load_sgf(&mut self, path: &str, before_move: Option<usize>) -> Result<(), String> {
-        let too_big = || format!("cannot read {path}: SGF files over 16 MiB are refused");
-        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        if meta.is_dir() {
-            return Err(format!("cannot read {path}: it is a directory"));
-        }
-        // Only regular files: a device such as /dev/zero would never end.
-        if !meta.is_file() {
-            return Err(format!("cannot read {path}: not a regular file"));
-        }
-        if meta.len() > MAX_SGF_BYTES {
-            return Err(too_big());
-        }
-        let mut bytes = Vec::new();
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        // The size can change between the check and the read; cap the read too.
-        std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_SGF_BYTES + 1), &mut bytes)
-            .map_err(|e| format!("cannot read {path}: {e}"))?;
-        if bytes.len() as u64 > MAX_SGF_BYTES {
-            return Err(too_big());
-        }
-        let text = String::from_utf8_lossy(&bytes);
+        let text = read_capped(path)?;
         let record = crate::sgf::parse(&text).map_err(|e| format!("cannot load {path}: {e}"))?;
         let mut game = Game::from_sgf(&record, before_move, self.game.allow_swap)
             .map_err(|e| format!("cannot load {path}: {e}"))?;
         game.clocks = self.game.clocks.clone();
         self.new_game(game);
         Ok(())
+    }
+
+    /// `loadboard`: the position in a text diagram file (see
+    /// `textboard`), with the letters read as `letters` say.
+    pub fn load_diagram(&mut self, path: &str, letters: Letters) -> Result<(), String> {
+        let text = read_capped(path)?;
+        let mut game = crate::textboard::parse_game(&text, letters).map_err(|e| format!("cannot load {path}: {e}"))?;
+        game.allow_swap = self.game.allow_swap;
+        game.clocks = self.game.clocks.clone();
+        self.new_game(game);
+        Ok(())
+    }
+
+    /// The position as an SVG picture.
+    pub fn svg(&self) -> String {
+        crate::tools::render::svg(&self.game, &SvgOptions::default())
+    }
+
+    pub fn save_svg(&self, path: &str) -> Result<(), String> {
+        std::fs::write(path, self.svg()).map_err(|e| format!("cannot write {path}: {e}"))
     }
 
     pub fn sgf(&self) -> String {
@@ -338,6 +342,32 @@ impl Engine {
         self.params = p;
         Ok(String::new())
     }
+}
+
+/// Reads a regular file of at most `MAX_INPUT_BYTES`, lossily decoded.
+fn read_capped(path: &str) -> Result<String, String> {
+    let too_big = || format!("cannot read {path}: files over 16 MiB are refused");
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    if meta.is_dir() {
+        return Err(format!("cannot read {path}: it is a directory"));
+    }
+    // Only regular files: a device such as /dev/zero would never end.
+    if !meta.is_file() {
+        return Err(format!("cannot read {path}: not a regular file"));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(too_big());
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut bytes = Vec::new();
+    // The size can change between the check and the read; cap the read too.
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_big());
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn parse_bool(value: &str) -> Result<bool, String> {

@@ -392,3 +392,45 @@ fn live_graphics_come_before_the_answer_when_enabled() {
     assert!(gfx[2].contains(&format!("VAR W {moved} ")), "{text}");
     assert!(answers[7].starts_with("= "), "no blocks once use_guifx is off: {text}");
 }
+
+#[test]
+fn loadboard_sets_a_position_from_a_diagram() {
+    let spiral = data("diagrams/connect-x-spiral.txt");
+    let rect = data("diagrams/rect-5x3-o.txt");
+    let a = session(&format!(
+        "loadboard {0}\nfinal_score\nloadboard {0} seed\nfinal_score\nloadboard {1}\nshowboard\nloadboard /no/such.txt\nloadboard {0} upside-down\nshowboard\n",
+        spiral.display(),
+        rect.display()
+    ));
+    assert_eq!(a[0], "=");
+    assert_eq!(a[1], "= W+", "X joins left and right in the common convention");
+    assert_eq!(a[3], "= B+", "the seed's letters swap the colours");
+    assert_eq!(a[4], "=");
+    assert!(a[5].contains("  a b c d e\n"), "5 columns: {}", a[5]);
+    assert!(a[5].contains("Game over: black has won."), "{}", a[5]);
+    assert!(a[6].starts_with("? cannot read"), "{}", a[6]);
+    assert!(a[7].starts_with("? unknown letters"), "{}", a[7]);
+    assert_eq!(a[5], a[8], "refused loads change nothing");
+    // showboard's own picture reads back to the same position.
+    let dir = std::env::temp_dir().join(format!("ferrohex-loadboard-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = session("boardsize 6\nplay b c3\nplay w d2\nplay b b5\nshowboard\n");
+    let picture = dir.join("picture.txt");
+    std::fs::write(&picture, first[4].as_bytes()).unwrap();
+    let again = session(&format!("loadboard {}\nshowboard\n", picture.display()));
+    assert_eq!(again[1], first[4]);
+}
+
+#[test]
+fn showboard_svg_answers_or_writes_a_picture() {
+    let dir = std::env::temp_dir().join(format!("ferrohex-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("board.svg");
+    let a = session(&format!("boardsize 4 3\nplay b b2\nshowboard-svg\nshowboard-svg {}\nshowboard-svg /no/such/dir/x.svg\n", file.display()));
+    let svg = a[2].trim_start_matches("= ");
+    assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert_eq!(a[3], "=");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written.trim_end(), svg.trim_end());
+    assert!(a[4].starts_with("? cannot write"));
+}

@@ -9,7 +9,9 @@ fn binary() -> &'static str {
 }
 
 fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
 }
 
 fn regress(args: &[&str]) -> (String, Option<i32>) {
@@ -47,8 +49,16 @@ fn each_kind_of_outcome_is_reported() {
     let expect = [
         (10, "passed ", "play b a1 => ="),
         (20, "FAILED ", "name => = ferrohex  expected [wolve]"),
-        (30, "failed (expected) ", "final_score => ? the game is not over"),
-        (40, "unexpected pass ", "protocol_version => = 2  expected [2]*"),
+        (
+            30,
+            "failed (expected) ",
+            "final_score => ? the game is not over",
+        ),
+        (
+            40,
+            "unexpected pass ",
+            "protocol_version => = 2  expected [2]*",
+        ),
         // The relative sgf/ path was resolved against the file's folder.
         (50, "passed ", "final_score => = B+  expected [B\\+]"),
         (60, "FAILED ", "dfpn-solve-state white => ? unknown command"),
@@ -63,7 +73,8 @@ fn each_kind_of_outcome_is_reported() {
         assert!(line.ends_with(" s"), "test {id} has no time: {line}");
     }
     assert!(
-        report.contains("basic.tst line 34: set-up command failed: frobnicate => ? unknown command"),
+        report
+            .contains("basic.tst line 34: set-up command failed: frobnicate => ? unknown command"),
         "{report}"
     );
     let last = report.lines().last().unwrap();
@@ -83,7 +94,7 @@ fn known(command: &str) -> bool {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    write!(child.stdin.take().unwrap(), "known_command {command}\n").unwrap();
+    writeln!(child.stdin.take().unwrap(), "known_command {command}").unwrap();
     let out = child.wait_with_output().unwrap();
     String::from_utf8_lossy(&out.stdout).trim() == "= true"
 }
@@ -112,11 +123,17 @@ fn benzene_htp_file_runs_unmodified() {
         assert!(line.contains(want) && line.contains(command), "{line}");
     }
     for id in (10..=100).step_by(10) {
-        assert!(line_of(&report, "htp.tst", id).contains(" passed "), "{report}");
+        assert!(
+            line_of(&report, "htp.tst", id).contains(" passed "),
+            "{report}"
+        );
     }
     assert_eq!(
         report.lines().last().unwrap(),
-        format!("{passed} passed, {} failed (0 unexpected passes, 0 expected failures)", 14 - passed),
+        format!(
+            "{passed} passed, {} failed (0 unexpected passes, 0 expected failures)",
+            14 - passed
+        ),
         "{report}"
     );
     assert_eq!(code, Some(if passed == 14 { 0 } else { 1 }));
@@ -126,7 +143,11 @@ fn benzene_htp_file_runs_unmodified() {
 fn all_passing_exits_zero_and_missing_files_exit_two() {
     let dir = temp_dir("zero");
     let file = dir.join("ok.tst");
-    std::fs::write(&file, "boardsize 2\n1 play b a1\n#? []\n2 play b a2\n3 final_score\n#? [B\\+]\n4 name\n#? [x]*\n").unwrap();
+    std::fs::write(
+        &file,
+        "boardsize 2\n1 play b a1\n#? []\n2 play b a2\n3 final_score\n#? [B\\+]\n4 name\n#? [x]*\n",
+    )
+    .unwrap();
     let (report, code) = regress(&[file.to_str().unwrap()]);
     assert_eq!(
         report.lines().last().unwrap(),
@@ -169,12 +190,24 @@ done
     let started = std::time::Instant::now();
     let cmd = format!("sh {}", engine.display());
     let (report, code) = regress(&["--engine", &cmd, "--timeout", "0.3", file.to_str().unwrap()]);
-    assert!(started.elapsed().as_secs() < 20, "the hanging engine was waited for");
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "the hanging engine was waited for"
+    );
     let hang = line_of(&report, "t.tst", 10);
-    assert!(hang.contains("FAILED") && hang.contains("no answer within 0.300 s"), "{report}");
-    assert!(hang.contains("engine restarted, 2 set-up commands replayed"), "{report}");
+    assert!(
+        hang.contains("FAILED") && hang.contains("no answer within 0.300 s"),
+        "{report}"
+    );
+    assert!(
+        hang.contains("engine restarted, 2 set-up commands replayed"),
+        "{report}"
+    );
     assert!(line_of(&report, "t.tst", 20).contains("passed"), "{report}");
-    assert_eq!(report.lines().last().unwrap(), "1 passed, 1 failed (0 unexpected passes, 0 expected failures)");
+    assert_eq!(
+        report.lines().last().unwrap(),
+        "1 passed, 1 failed (0 unexpected passes, 0 expected failures)"
+    );
     assert_eq!(code, Some(1));
     let _ = std::fs::remove_dir_all(dir);
 }

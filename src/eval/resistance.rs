@@ -467,6 +467,43 @@ mod tests {
         assert!(v[g.parse_cell("d3").unwrap().index()] > v[g.parse_cell("a1").unwrap().index()]);
     }
 
+    /// Mirroring the board across the long diagonal and swapping colours
+    /// swaps the two circuits: the resistances must swap too.
+    #[test]
+    fn mirror_symmetry_on_random_positions() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut e = ResistanceEval::new();
+        for _ in 0..200 {
+            let n = 2 + (rnd() % 12) as usize;
+            let g = Arc::new(Geometry::new(n, n).unwrap());
+            let mut p = Position::new(g.clone());
+            let mut m = Position::new(g.clone());
+            for c in g.cells() {
+                let r = rnd() % 10;
+                let color = match r {
+                    0 | 1 => Color::Black,
+                    2 | 3 => Color::White,
+                    _ => continue,
+                };
+                p.play(color, c);
+                m.play(color.opponent(), g.mirror(c).unwrap());
+            }
+            if p.winner().is_some() {
+                continue;
+            }
+            let [pb, pw] = e.measures(&p);
+            let [mb, mw] = e.measures(&m);
+            let close = |a: f64, b: f64| (a.is_infinite() && b.is_infinite()) || (a - b).abs() <= 1e-9 * a.max(1.0);
+            assert!(close(pb, mw) && close(pw, mb), "{n}: {pb} {pw} vs {mb} {mw}");
+        }
+    }
+
     #[test]
     fn bridge_lowers_resistance() {
         let mut e = ResistanceEval::new();

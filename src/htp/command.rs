@@ -2,6 +2,7 @@
 
 use crate::board::Color;
 use crate::eval::EvalKind;
+use crate::textboard::Letters;
 
 /// A move argument as written, before it meets a board: a cell by its
 /// 0-based column and row (the board decides whether it exists), or the
@@ -44,6 +45,10 @@ pub enum Command {
     AllLegalMoves(Color),
     LoadSgf { path: String, move_number: Option<usize> },
     PrintSgf(Option<String>),
+    /// A position from a text diagram file.
+    LoadBoard { path: String, letters: Letters },
+    /// The position as SVG, answered or written to a file.
+    ShowBoardSvg(Option<String>),
     TimeLeft { color: Color, seconds: f64, stones: Option<u32> },
     TimeSettings { main: f64, byo_time: f64, byo_stones: u32 },
     ParamGame(ParamSetting),
@@ -78,6 +83,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("hexgui-analyze_commands", "hexgui-analyze_commands"),
     ("known_command", "known_command NAME"),
     ("list_commands", "list_commands"),
+    ("loadboard", "loadboard FILE [common|seed]"),
     ("loadsgf", "loadsgf FILE [MOVE_NUMBER]"),
     ("name", "name"),
     ("param_ferrohex", "param_ferrohex [NAME VALUE]"),
@@ -88,6 +94,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("quit", "quit"),
     ("reg_genmove", "reg_genmove COLOR"),
     ("showboard", "showboard"),
+    ("showboard-svg", "showboard-svg [FILE]"),
     ("time_left", "time_left COLOR SECONDS [STONES]"),
     ("time_settings", "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES"),
     ("undo", "undo"),

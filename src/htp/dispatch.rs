@@ -57,6 +57,9 @@ pub fn execute(
         Command::LoadSgf { path, move_number } => done(engine.load_sgf(path, *move_number)),
         Command::PrintSgf(None) => Ok(engine.sgf().trim_end().to_string()),
         Command::PrintSgf(Some(path)) => done(engine.save_sgf(path)),
+        Command::LoadBoard { path, letters } => done(engine.load_diagram(path, *letters)),
+        Command::ShowBoardSvg(None) => Ok(engine.svg()),
+        Command::ShowBoardSvg(Some(path)) => done(engine.save_svg(path)),
         Command::TimeLeft { color, seconds, stones } => {
             engine.time_left(*color, *seconds, *stones);
             Ok(String::new())

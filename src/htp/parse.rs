@@ -17,6 +17,7 @@ use nom::{IResult, Parser};
 use super::command::{Command, MoveArg, ParamSetting, is_known, usage};
 use crate::board::Color;
 use crate::eval::EvalKind;
+use crate::textboard::Letters;
 
 /// A command with the id it came with.
 #[derive(Clone, Debug, PartialEq)]
@@ -186,6 +187,10 @@ fn command(name: &str, args: &[&str]) -> Result<Command, String> {
             }
             Command::LoadSgf { path: f.to_string(), move_number: Some(n) }
         }
+        ("loadboard", [f]) => Command::LoadBoard { path: f.to_string(), letters: Letters::default() },
+        ("loadboard", [f, l]) => Command::LoadBoard { path: f.to_string(), letters: l.parse()? },
+        ("showboard-svg", []) => Command::ShowBoardSvg(None),
+        ("showboard-svg", [f]) => Command::ShowBoardSvg(Some(f.to_string())),
         ("printsgf", []) => Command::PrintSgf(None),
         ("printsgf", [f]) => Command::PrintSgf(Some(f.to_string())),
         ("time_left", [c, s]) | ("time_left", [c, s, _]) => Command::TimeLeft {

@@ -560,16 +560,19 @@ impl Searcher {
             w.pos.unplay();
             s
         };
+        let t0 = Instant::now();
         let first = child(&mut workers[0], moves[0], -INF, INF);
         if sh.aborted() {
             return None;
         }
+        let t_first = t0.elapsed();
         let scores: Vec<AtomicI32> = moves.iter().map(|_| AtomicI32::new(-INF)).collect();
         scores[0].store(first, Ordering::Relaxed);
         let alpha = AtomicI32::new(first);
         let best = Mutex::new((first, 0usize));
         let next = AtomicUsize::new(1);
         let work = |w: &mut Worker| {
+            log::trace!("root worker on thread {:?}", rayon::current_thread_index());
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= moves.len() || sh.aborted() {
@@ -614,6 +617,12 @@ impl Searcher {
         if sh.aborted() {
             return None;
         }
+        log::debug!(
+            "depth {depth}: first move {:.3}s, the other {} {:.3}s",
+            t_first.as_secs_f64(),
+            moves.len() - 1,
+            (t0.elapsed() - t_first).as_secs_f64()
+        );
         let (_, idx) = *best.lock().unwrap_or_else(|e| e.into_inner());
         Some((scores.iter().map(|s| s.load(Ordering::Relaxed)).collect(), idx))
     }

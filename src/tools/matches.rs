@@ -30,7 +30,6 @@ mod referee;
 mod stats;
 mod summary;
 
-
 /// Prints a line of the report; a closed standard output (`| head`) is not
 /// an error worth a panic.
 macro_rules! out {
@@ -154,7 +153,12 @@ fn parse_size(s: &str) -> Result<(usize, usize), String> {
             .parse::<usize>()
             .ok()
             .filter(|n| (1..=crate::board::MAX_SIZE).contains(n))
-            .ok_or_else(|| format!("{s} is not a board size (N or WxH, each 1 to {})", crate::board::MAX_SIZE))
+            .ok_or_else(|| {
+                format!(
+                    "{s} is not a board size (N or WxH, each 1 to {})",
+                    crate::board::MAX_SIZE
+                )
+            })
     };
     Ok((side(w)?, side(h)?))
 }
@@ -195,15 +199,20 @@ impl SplitMix {
 /// Reads an openings file: one opening a line, blank lines and `#`
 /// comments skipped.
 fn read_openings(path: &PathBuf, rules: &Rules) -> Result<Vec<Vec<String>>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut openings = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let moves: Vec<String> = line.split_whitespace().map(str::to_ascii_lowercase).collect();
-        referee::check_opening(rules, &moves).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        let moves: Vec<String> = line
+            .split_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
+        referee::check_opening(rules, &moves)
+            .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
         openings.push(moves);
     }
     if openings.is_empty() {
@@ -213,12 +222,20 @@ fn read_openings(path: &PathBuf, rules: &Rules) -> Result<Vec<Vec<String>>, Stri
 }
 
 /// The whole schedule, the same for every shard.
-fn schedule(openings: Option<Vec<Vec<String>>>, games: Option<usize>, seed: Option<u64>) -> Vec<GameSpec> {
+fn schedule(
+    openings: Option<Vec<Vec<String>>>,
+    games: Option<usize>,
+    seed: Option<u64>,
+) -> Vec<GameSpec> {
     let mut openings = openings.unwrap_or_default();
     if let Some(seed) = seed {
         SplitMix(seed).shuffle(&mut openings);
     }
-    let total = games.unwrap_or(if openings.is_empty() { 2 } else { 2 * openings.len() });
+    let total = games.unwrap_or(if openings.is_empty() {
+        2
+    } else {
+        2 * openings.len()
+    });
     (0..total)
         .map(|i| GameSpec {
             index: i,
@@ -254,8 +271,14 @@ fn split_commands(list: &[String]) -> Vec<String> {
 }
 
 /// Starts an engine and sends its set-up.
-fn start_engine(command: &str, setup: &[String], label: &str, verbose: bool) -> Result<Engine, String> {
-    let mut engine = Engine::start(command).map_err(|e| format!("cannot start {label} ({command}): {e}"))?;
+fn start_engine(
+    command: &str,
+    setup: &[String],
+    label: &str,
+    verbose: bool,
+) -> Result<Engine, String> {
+    let mut engine =
+        Engine::start(command).map_err(|e| format!("cannot start {label} ({command}): {e}"))?;
     if verbose {
         engine.set_trace(Some(format!("[{label}] ")));
     }
@@ -264,22 +287,35 @@ fn start_engine(command: &str, setup: &[String], label: &str, verbose: bool) -> 
 }
 
 /// The engines' names: `--name1`/`--name2`, else their `name` answers,
-/// made distinct when equal.
-fn engine_names(args: &Args, engines: &mut [Engine; 2]) -> [String; 2] {
+/// made distinct when equal. Asking also checks that each engine speaks
+/// HTP at all; one that does not is a fatal error.
+fn engine_names(args: &Args, engines: &mut [Engine; 2]) -> Result<[String; 2], String> {
     let given = [&args.name1, &args.name2];
-    let mut names: [String; 2] = std::array::from_fn(|i| match given[i] {
-        Some(n) => n.clone(),
-        None => match engines[i].send("name", Some(Duration::from_secs(60))) {
-            Ok(a) if a.ok && !a.text.is_empty() => a.text.lines().next().unwrap_or("").trim().to_string(),
-            _ => format!("engine{}", i + 1),
-        },
-    });
+    let mut names = [String::new(), String::new()];
+    for (i, engine) in engines.iter_mut().enumerate() {
+        let answer = engine
+            .send("name", Some(Duration::from_secs(60)))
+            .map_err(|e| {
+                format!(
+                    "engine {} ({}) does not answer name: {e}",
+                    i + 1,
+                    engine.command()
+                )
+            })?;
+        names[i] = match given[i] {
+            Some(n) => n.clone(),
+            None if answer.ok && !answer.text.is_empty() => {
+                answer.text.lines().next().unwrap_or("").trim().to_string()
+            }
+            None => format!("engine{}", i + 1),
+        };
+    }
     if names[0] == names[1] {
         for (i, n) in names.iter_mut().enumerate() {
             n.push_str(&format!("#{}", i + 1));
         }
     }
-    names
+    Ok(names)
 }
 
 enum Message {
@@ -288,7 +324,11 @@ enum Message {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let result = if args.summarize { summarize(&args) } else { play(args) };
+    let result = if args.summarize {
+        summarize(&args)
+    } else {
+        play(args)
+    };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -309,7 +349,11 @@ fn summarize(args: &Args) -> Result<(), String> {
             }
             let r = GameRecord::from_json(line).map_err(|e| format!("{file}:{}: {e}", n + 1))?;
             if !seen.insert(r.game) {
-                eprintln!("ferrohex match: {file}:{}: game {} was already read; skipped", n + 1, r.game);
+                eprintln!(
+                    "ferrohex match: {file}:{}: game {} was already read; skipped",
+                    n + 1,
+                    r.game
+                );
                 continue;
             }
             if let Some(first) = records.first()
@@ -367,13 +411,16 @@ fn play(args: Args) -> Result<(), String> {
     };
     let specs = shard_of(schedule(openings, args.games, args.seed), args.shard);
     let mut results = match &args.results {
-        Some(path) => Some(BufWriter::new(
-            File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        )),
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                format!("cannot write {}: {e}", path.display())
+            })?))
+        }
         None => None,
     };
     if let Some(dir) = &args.sgf_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
 
     // The first pair of engines tells their names and plays in job 0.
@@ -382,7 +429,7 @@ fn play(args: Args) -> Result<(), String> {
         start_engine(&args.args[0], &rules.setup[0], &labels[0], args.verbose)?,
         start_engine(&args.args[1], &rules.setup[1], &labels[1], args.verbose)?,
     ];
-    let names = engine_names(&args, &mut first);
+    let names = engine_names(&args, &mut first)?;
     let shard_text = match args.shard {
         Some((k, n)) => format!(" (shard {k}/{n})"),
         None => String::new(),
@@ -409,7 +456,8 @@ fn play(args: Args) -> Result<(), String> {
         for job in 0..jobs {
             let tx = tx.clone();
             let engines = if job == 0 { first.take() } else { None };
-            let (specs, rules, names, next, stop, args) = (&specs, &rules, &names, &next, &stop, &args);
+            let (specs, rules, names, next, stop, args) =
+                (&specs, &rules, &names, &next, &stop, &args);
             scope.spawn(move || {
                 let mut engines = match engines {
                     Some(e) => e,
@@ -473,11 +521,22 @@ fn play(args: Args) -> Result<(), String> {
                             eprintln!("ferrohex match: cannot write {}: {e}", path.display());
                         }
                     }
-                    out!("[{done}/{}] {} | {}", specs.len(), progress(r), summary.score_line());
+                    out!(
+                        "[{done}/{}] {} | {}",
+                        specs.len(),
+                        progress(r),
+                        summary.score_line()
+                    );
                     if let Some(bounds) = args.sprt {
                         let t = summary.sprt(bounds);
-                        if t.verdict != stats::Verdict::Continue && args.shard.is_none() && !stop.load(Ordering::SeqCst) {
-                            out!("SPRT decided after {done} games (LLR {:.2}); stopping", t.llr);
+                        if t.verdict != stats::Verdict::Continue
+                            && args.shard.is_none()
+                            && !stop.load(Ordering::SeqCst)
+                        {
+                            out!(
+                                "SPRT decided after {done} games (LLR {:.2}); stopping",
+                                t.llr
+                            );
                             stop.store(true, Ordering::SeqCst);
                         }
                     }
@@ -501,7 +560,11 @@ fn progress(r: &GameRecord) -> String {
     if !r.opening.is_empty() {
         s.push_str(&format!(", opening {}", r.opening));
     }
-    let color = if r.winner_is_black() { "black" } else { "white" };
+    let color = if r.winner_is_black() {
+        "black"
+    } else {
+        "white"
+    };
     s.push_str(&format!(
         ": {} wins as {color} ({}) after {} move{}",
         r.names[r.winner - 1],
@@ -520,7 +583,12 @@ mod tests {
     use super::*;
 
     fn ops(lines: &[&str]) -> Option<Vec<Vec<String>>> {
-        Some(lines.iter().map(|l| l.split_whitespace().map(String::from).collect()).collect())
+        Some(
+            lines
+                .iter()
+                .map(|l| l.split_whitespace().map(String::from).collect())
+                .collect(),
+        )
     }
 
     #[test]
@@ -530,9 +598,15 @@ mod tests {
         assert_eq!((s[0].opening.join(" "), s[0].black), ("a1".into(), 0));
         assert_eq!((s[1].opening.join(" "), s[1].black), ("a1".into(), 1));
         assert_eq!((s[3].opening.join(" "), s[3].black), ("b2 c3".into(), 1));
-        assert_eq!(schedule(ops(&["a1", "b2"]), Some(5), None)[4].opening, vec!["a1"]);
+        assert_eq!(
+            schedule(ops(&["a1", "b2"]), Some(5), None)[4].opening,
+            vec!["a1"]
+        );
         let plain = schedule(None, Some(3), None);
-        assert_eq!(plain.iter().map(|g| g.black).collect::<Vec<_>>(), vec![0, 1, 0]);
+        assert_eq!(
+            plain.iter().map(|g| g.black).collect::<Vec<_>>(),
+            vec![0, 1, 0]
+        );
         assert_eq!(schedule(None, None, None).len(), 2);
         let many: Vec<String> = (1..=9).map(|i| format!("a{i}")).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
@@ -546,11 +620,19 @@ mod tests {
         let all = schedule(None, Some(10), None);
         let mut seen = Vec::new();
         for k in 0..3 {
-            seen.extend(shard_of(all.clone(), Some((k, 3))).into_iter().map(|g| g.index));
+            seen.extend(
+                shard_of(all.clone(), Some((k, 3)))
+                    .into_iter()
+                    .map(|g| g.index),
+            );
         }
         assert_eq!(seen, (0..10).collect::<Vec<_>>());
         assert_eq!(parse_shard("3/100"), Ok((3, 100)));
-        assert!(parse_shard("100/100").is_err() && parse_shard("1/0").is_err() && parse_shard("x").is_err());
+        assert!(
+            parse_shard("100/100").is_err()
+                && parse_shard("1/0").is_err()
+                && parse_shard("x").is_err()
+        );
     }
 
     #[test]

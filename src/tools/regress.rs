@@ -25,7 +25,6 @@
 #[path = "regress_regex.rs"]
 pub mod regex;
 
-
 /// Prints a line of the report; a closed standard output (`| head`) is not
 /// an error worth a panic.
 macro_rules! out {
@@ -163,7 +162,11 @@ pub fn parse_file(text: &str) -> Result<Vec<Step>, String> {
         if let Some(spec) = line.strip_prefix("#?") {
             let step = match steps.last_mut() {
                 Some(step) if after_command => step,
-                _ => return Err(format!("line {line_no}: expected answer without a command before it")),
+                _ => {
+                    return Err(format!(
+                        "line {line_no}: expected answer without a command before it"
+                    ));
+                }
             };
             step.expect = Expectation::parse(spec).map_err(|e| format!("line {line_no}: {e}"))?;
             after_command = false;
@@ -174,7 +177,9 @@ pub fn parse_file(text: &str) -> Result<Vec<Step>, String> {
             continue;
         }
         let (id, command) = match line.split_once(' ') {
-            Some((first, rest)) if !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) => {
+            Some((first, rest))
+                if !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) =>
+            {
                 let id = first
                     .parse::<u64>()
                     .map_err(|_| format!("line {line_no}: test id {first} is too large"))?;
@@ -197,7 +202,9 @@ pub fn parse_file(text: &str) -> Result<Vec<Step>, String> {
 pub fn resolve_paths(command: &str, dir: &Path) -> String {
     let words: Vec<&str> = command.split_whitespace().collect();
     match words.as_slice() {
-        [name, file, rest @ ..] if name.eq_ignore_ascii_case("loadsgf") && Path::new(file).is_relative() => {
+        [name, file, rest @ ..]
+            if name.eq_ignore_ascii_case("loadsgf") && Path::new(file).is_relative() =>
+        {
             let mut out = format!("{name} {}", dir.join(file).display());
             for w in rest {
                 out.push(' ');
@@ -212,7 +219,11 @@ pub fn resolve_paths(command: &str, dir: &Path) -> String {
 /// The commands that start a new game: after them, earlier set-up need not
 /// be replayed on a restarted engine.
 fn starts_new_game(command: &str) -> bool {
-    let name = command.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    let name = command
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
     matches!(name.as_str(), "boardsize" | "clear_board" | "loadsgf")
 }
 
@@ -313,7 +324,8 @@ fn one_line(text: &str) -> String {
 }
 
 fn default_engine(args: &Args) -> Result<String, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the ferrohex binary: {e}"))?;
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find the ferrohex binary: {e}"))?;
     let mut cmd = shell_quote(&exe.to_string_lossy());
     if let Some(t) = args.max_time {
         cmd.push_str(&format!(" --max-time {t}"));
@@ -326,20 +338,34 @@ fn default_engine(args: &Args) -> Result<String, String> {
 
 /// Runs one file; `Err` when it cannot be read or parsed, or the engine
 /// does not start.
-fn run_file(path: &Path, engine_cmd: &str, timeout: Option<Duration>, verbose: bool) -> Result<Counts, String> {
+fn run_file(
+    path: &Path,
+    engine_cmd: &str,
+    timeout: Option<Duration>,
+    verbose: bool,
+) -> Result<Counts, String> {
     let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let steps = parse_file(&String::from_utf8_lossy(&text)).map_err(|e| format!("{}: {e}", path.display()))?;
+    let steps = parse_file(&String::from_utf8_lossy(&text))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let dir = path
         .parent()
-        .map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p })
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
         .unwrap_or(Path::new("."));
     let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     out!("== {}", path.display());
     // Per-test lines name the file without its folder; the header has it.
-    let name = path
-        .file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    let mut engine = Engine::start(engine_cmd).map_err(|e| format!("cannot start {engine_cmd:?}: {e}"))?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut engine =
+        Engine::start(engine_cmd).map_err(|e| format!("cannot start {engine_cmd:?}: {e}"))?;
     if verbose {
         engine.set_trace(Some(String::new()));
     }
@@ -364,17 +390,16 @@ fn run_file(path: &Path, engine_cmd: &str, timeout: Option<Duration>, verbose: b
         } else {
             None
         };
-        if !step.is_test() || starts_new_game(&command) {
-            if matches!(result, Ok(Answer { ok: true, .. })) {
-                replay.push(command.clone());
-            }
+        let succeeded = matches!(result, Ok(Answer { ok: true, .. }));
+        if succeeded && (!step.is_test() || starts_new_game(&command)) {
+            replay.push(command.clone());
         }
         let answer = match &result {
             Ok(a) => one_line(&a.display()),
             Err(e) => format!("({e}; {})", restarted.unwrap_or_default()),
         };
         if !step.is_test() {
-            if !matches!(result, Ok(Answer { ok: true, .. })) {
+            if !succeeded {
                 counts.setup_errors += 1;
                 out!(
                     "{name} line {}: set-up command failed: {} => {}",
@@ -423,7 +448,12 @@ fn run_file(path: &Path, engine_cmd: &str, timeout: Option<Duration>, verbose: b
 
 /// Restarts the engine after `error` and replays the set-up; says what was
 /// done, for the report.
-fn restart(engine: &mut Engine, replay: &[String], timeout: Option<Duration>, error: &HtpError) -> Result<String, String> {
+fn restart(
+    engine: &mut Engine,
+    replay: &[String],
+    timeout: Option<Duration>,
+    error: &HtpError,
+) -> Result<String, String> {
     log::warn!("{error}: restarting {:?}", engine.command());
     engine
         .restart()
@@ -431,14 +461,20 @@ fn restart(engine: &mut Engine, replay: &[String], timeout: Option<Duration>, er
     for command in replay {
         match engine.send(command, timeout) {
             Ok(a) if a.ok => {}
-            Ok(a) => log::warn!("replaying {command:?} on the restarted engine: {}", a.display()),
+            Ok(a) => log::warn!(
+                "replaying {command:?} on the restarted engine: {}",
+                a.display()
+            ),
             Err(e) => return Err(format!("the restarted engine fails too ({command}: {e})")),
         }
     }
     Ok(if replay.is_empty() {
         "engine restarted".to_string()
     } else {
-        format!("engine restarted, {} set-up commands replayed", replay.len())
+        format!(
+            "engine restarted, {} set-up commands replayed",
+            replay.len()
+        )
     })
 }
 
@@ -493,8 +529,14 @@ mod tests {
                     loadsgf sgf/x.sgf 3\n40 final_score\n#? [!W\\+]\n";
         let steps = parse_file(text).unwrap();
         assert_eq!(steps.len(), 6);
-        assert_eq!((steps[0].id, steps[0].command.as_str()), (None, "boardsize 3"));
-        assert_eq!((steps[1].id, steps[1].command.as_str()), (Some(10), "play b a1"));
+        assert_eq!(
+            (steps[0].id, steps[0].command.as_str()),
+            (None, "boardsize 3")
+        );
+        assert_eq!(
+            (steps[1].id, steps[1].command.as_str()),
+            (Some(10), "play b a1")
+        );
         let e = steps[1].expect.as_ref().unwrap();
         assert!(e.accepts("") && !e.accepts("x") && !e.known_failure);
         let e = steps[2].expect.as_ref().unwrap();
@@ -538,7 +580,10 @@ mod tests {
         ] {
             c.add(o);
         }
-        assert_eq!(c.line(), "3 passed, 2 failed (1 unexpected pass, 1 expected failure)");
+        assert_eq!(
+            c.line(),
+            "3 passed, 2 failed (1 unexpected pass, 1 expected failure)"
+        );
         assert_eq!(c.unexpected_failures(), 1);
     }
 }

@@ -83,7 +83,10 @@ impl Parser<'_> {
     }
 
     fn error(&self, what: &str) -> String {
-        format!("bad pattern {:?}: {what} at position {}", self.pattern, self.pos)
+        format!(
+            "bad pattern {:?}: {what} at position {}",
+            self.pattern, self.pos
+        )
     }
 
     fn alternation(&mut self) -> Result<Node, String> {
@@ -130,7 +133,10 @@ impl Parser<'_> {
             if self.pos == start {
                 self.pos += 1;
             }
-            if matches!(node, Node::LineStart | Node::LineEnd | Node::TextStart | Node::TextEnd) {
+            if matches!(
+                node,
+                Node::LineStart | Node::LineEnd | Node::TextStart | Node::TextEnd
+            ) {
                 return Err(self.error("nothing to repeat"));
             }
             let greedy = !self.eat('?');
@@ -253,7 +259,9 @@ impl Parser<'_> {
                         'w' => Some(Class::of(WORD, false)),
                         's' => Some(Class::of(SPACE, false)),
                         'D' | 'W' | 'S' => {
-                            return Err(self.error("negated escapes inside a class are not supported"));
+                            return Err(
+                                self.error("negated escapes inside a class are not supported")
+                            );
                         }
                         _ => None,
                     };
@@ -394,15 +402,23 @@ fn repeat(
     k: &mut Cont,
 ) -> bool {
     if count < min {
-        return m(node, s, i, &mut |j| repeat(node, min, max, greedy, count + 1, s, j, k));
+        return m(node, s, i, &mut |j| {
+            repeat(node, min, max, greedy, count + 1, s, j, k)
+        });
     }
     let may_continue = max.is_none_or(|mx| count < mx);
     if greedy {
         // An iteration that matches nothing cannot lead anywhere new.
-        (may_continue && m(node, s, i, &mut |j| j != i && repeat(node, min, max, greedy, count + 1, s, j, k)))
+        (may_continue
+            && m(node, s, i, &mut |j| {
+                j != i && repeat(node, min, max, greedy, count + 1, s, j, k)
+            }))
             || k(i)
     } else {
-        k(i) || (may_continue && m(node, s, i, &mut |j| j != i && repeat(node, min, max, greedy, count + 1, s, j, k)))
+        k(i) || (may_continue
+            && m(node, s, i, &mut |j| {
+                j != i && repeat(node, min, max, greedy, count + 1, s, j, k)
+            }))
     }
 }
 
@@ -411,11 +427,17 @@ mod tests {
     use super::Regex;
 
     fn yes(p: &str, t: &str) {
-        assert!(Regex::new(p).unwrap().matches(t), "{p:?} should match {t:?}");
+        assert!(
+            Regex::new(p).unwrap().matches(t),
+            "{p:?} should match {t:?}"
+        );
     }
 
     fn no(p: &str, t: &str) {
-        assert!(!Regex::new(p).unwrap().matches(t), "{p:?} should not match {t:?}");
+        assert!(
+            !Regex::new(p).unwrap().matches(t),
+            "{p:?} should not match {t:?}"
+        );
     }
 
     #[test]
@@ -483,7 +505,9 @@ mod tests {
 
     #[test]
     fn bad_patterns_are_refused() {
-        for p in ["(", "a)", "[abc", "*a", "a|+", "\\", "(?=a)", "[z-a]", "\\q", "[[a]]"] {
+        for p in [
+            "(", "a)", "[abc", "*a", "a|+", "\\", "(?=a)", "[z-a]", "\\q", "[[a]]",
+        ] {
             assert!(Regex::new(p).is_err(), "{p:?} should be refused");
         }
     }

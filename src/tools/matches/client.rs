@@ -110,7 +110,9 @@ impl Engine {
                 let line = String::from_utf8_lossy(&buf);
                 let line = line.trim_end_matches(['\n', '\r']);
                 if line.trim().is_empty() {
-                    if !lines.is_empty() && tx.send(Event::Answer(std::mem::take(&mut lines))).is_err() {
+                    if !lines.is_empty()
+                        && tx.send(Event::Answer(std::mem::take(&mut lines))).is_err()
+                    {
                         return;
                     }
                 } else {
@@ -168,7 +170,9 @@ impl Engine {
 
     fn exchange(&mut self, line: &str, timeout: Option<Duration>) -> Result<Answer, HtpError> {
         if self.broken {
-            return Err(HtpError::Dead("it failed earlier and was not restarted".into()));
+            return Err(HtpError::Dead(
+                "it failed earlier and was not restarted".into(),
+            ));
         }
         // An answer nobody asked for is a protocol error, and would shift
         // every later answer by one.
@@ -178,10 +182,18 @@ impl Engine {
                 Event::Eof => Err(HtpError::Dead(self.exit_status())),
             };
         }
-        let stdin = self.stdin.as_mut().ok_or_else(|| HtpError::Dead("input closed".into()))?;
-        let write = stdin.write_all(format!("{line}\n").as_bytes()).and_then(|()| stdin.flush());
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| HtpError::Dead("input closed".into()))?;
+        let write = stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| stdin.flush());
         if let Err(e) = write {
-            return Err(HtpError::Dead(format!("cannot write to it: {e}; {}", self.exit_status())));
+            return Err(HtpError::Dead(format!(
+                "cannot write to it: {e}; {}",
+                self.exit_status()
+            )));
         }
         let event = match timeout {
             None => self.events.recv().unwrap_or(Event::Eof),
@@ -308,15 +320,27 @@ mod tests {
     fn answers_lose_status_and_id() {
         assert_eq!(
             parse_answer(&lines(&["=12 ferrohex"])).unwrap(),
-            Answer { ok: true, text: "ferrohex".into() }
+            Answer {
+                ok: true,
+                text: "ferrohex".into()
+            }
         );
-        assert_eq!(parse_answer(&lines(&["="])).unwrap(), Answer { ok: true, text: String::new() });
+        assert_eq!(
+            parse_answer(&lines(&["="])).unwrap(),
+            Answer {
+                ok: true,
+                text: String::new()
+            }
+        );
         let a = parse_answer(&lines(&["? unknown command: x"])).unwrap();
         assert!(!a.ok);
         assert_eq!(a.text, "unknown command: x");
         let board = parse_answer(&lines(&["= ", "  a b", "1 . . 1"])).unwrap();
         assert_eq!(board.text, "a b\n1 . . 1");
-        assert!(matches!(parse_answer(&lines(&["c3"])), Err(HtpError::Malformed(_))));
+        assert!(matches!(
+            parse_answer(&lines(&["c3"])),
+            Err(HtpError::Malformed(_))
+        ));
     }
 
     #[test]

@@ -143,7 +143,11 @@ impl GameRecord {
         field("opening", quote(&self.opening));
         field("black", self.black.to_string());
         field("winner", self.winner.to_string());
-        let color = if self.winner_is_black() { "black" } else { "white" };
+        let color = if self.winner_is_black() {
+            "black"
+        } else {
+            "white"
+        };
         field("winner_color", quote(color));
         field("reason", quote(self.reason.name()));
         field("detail", quote(&self.detail));
@@ -151,7 +155,10 @@ impl GameRecord {
         for (i, t) in self.times.iter().enumerate() {
             field(&format!("engine{}_moves", i + 1), t.moves.to_string());
             field(&format!("engine{}_time", i + 1), format!("{:.6}", t.total));
-            field(&format!("engine{}_max_time", i + 1), format!("{:.6}", t.max));
+            field(
+                &format!("engine{}_max_time", i + 1),
+                format!("{:.6}", t.max),
+            );
         }
         s.push('}');
         s
@@ -335,10 +342,15 @@ impl JsonParser {
         self.expect('"')?;
         let mut out = String::new();
         loop {
-            match self.next().ok_or_else(|| self.error("unterminated string"))? {
+            match self
+                .next()
+                .ok_or_else(|| self.error("unterminated string"))?
+            {
                 '"' => return Ok(out),
                 '\\' => {
-                    let c = self.next().ok_or_else(|| self.error("unterminated string"))?;
+                    let c = self
+                        .next()
+                        .ok_or_else(|| self.error("unterminated string"))?;
                     out.push(match c {
                         '"' => '"',
                         '\\' => '\\',
@@ -419,13 +431,23 @@ mod tests {
 
     #[test]
     fn flat_objects_parse() {
-        let m = parse_flat_object(r#" { "a" : -1.5e2, "b":"x\u00e9\ud83d\ude00\/", "c":true, "d":null } "#).unwrap();
+        let m = parse_flat_object(
+            r#" { "a" : -1.5e2, "b":"x\u00e9\ud83d\ude00\/", "c":true, "d":null } "#,
+        )
+        .unwrap();
         assert_eq!(m["a"], Value::Num(-150.0));
         assert_eq!(m["b"], Value::Str("xé😀/".into()));
         assert_eq!(m["c"], Value::Bool(true));
         assert_eq!(m["d"], Value::Null);
         assert!(parse_flat_object("{}").unwrap().is_empty());
-        for bad in ["", "{", r#"{"a":1"#, r#"{"a":[1]}"#, r#"{"a":1} x"#, r#"{"a":"x}"#] {
+        for bad in [
+            "",
+            "{",
+            r#"{"a":1"#,
+            r#"{"a":[1]}"#,
+            r#"{"a":1} x"#,
+            r#"{"a":"x}"#,
+        ] {
             assert!(parse_flat_object(bad).is_err(), "{bad:?}");
         }
         assert!(GameRecord::from_json(r#"{"game":1}"#).is_err());

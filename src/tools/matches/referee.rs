@@ -90,7 +90,8 @@ pub fn check_opening(rules: &Rules, opening: &[String]) -> Result<(), String> {
         let color = game.to_move();
         let mv = parse_move(&game, text)
             .ok_or_else(|| format!("{text} is not a move on a {} board", rules.size_name()))?;
-        game.play(color, mv).map_err(|e| format!("{color} {text}: {e}"))?;
+        game.play(color, mv)
+            .map_err(|e| format!("{color} {text}: {e}"))?;
         if game.winner().is_some() {
             return Err("the opening ends the game".into());
         }
@@ -100,7 +101,12 @@ pub fn check_opening(rules: &Rules, opening: &[String]) -> Result<(), String> {
 
 /// Starts an engine's process again if it failed, and sends its set-up.
 /// An error here is fatal for the match: the engine cannot be used.
-pub fn ensure_ready(engine: &mut Engine, setup: &[String], label: &str, limit: Duration) -> Result<(), String> {
+pub fn ensure_ready(
+    engine: &mut Engine,
+    setup: &[String],
+    label: &str,
+    limit: Duration,
+) -> Result<(), String> {
     if !engine.is_broken() {
         return Ok(());
     }
@@ -111,11 +117,21 @@ pub fn ensure_ready(engine: &mut Engine, setup: &[String], label: &str, limit: D
 }
 
 /// Sends the `--setup` commands; any failure is fatal.
-pub fn send_setup(engine: &mut Engine, setup: &[String], label: &str, limit: Duration) -> Result<(), String> {
+pub fn send_setup(
+    engine: &mut Engine,
+    setup: &[String],
+    label: &str,
+    limit: Duration,
+) -> Result<(), String> {
     for cmd in setup {
         match engine.send(cmd, Some(limit)) {
             Ok(a) if a.ok => {}
-            Ok(a) => return Err(format!("{label} refuses set-up command {cmd:?}: {}", a.display())),
+            Ok(a) => {
+                return Err(format!(
+                    "{label} refuses set-up command {cmd:?}: {}",
+                    a.display()
+                ));
+            }
             Err(e) => return Err(format!("{label} fails set-up command {cmd:?}: {e}")),
         }
     }
@@ -135,7 +151,12 @@ fn failure(e: &HtpError) -> Reason {
 
 /// Plays one game. `Err` only for problems that stop the whole match (an
 /// engine that cannot be restarted, refuses its set-up or the board size).
-pub fn play_game(engines: &mut [Engine; 2], names: &[String; 2], spec: &GameSpec, rules: &Rules) -> Result<Played, String> {
+pub fn play_game(
+    engines: &mut [Engine; 2],
+    names: &[String; 2],
+    spec: &GameSpec,
+    rules: &Rules,
+) -> Result<Played, String> {
     let control = rules.control_limit();
     for (i, engine) in engines.iter_mut().enumerate() {
         ensure_ready(engine, &rules.setup[i], &names[i], control)?;
@@ -148,7 +169,9 @@ pub fn play_game(engines: &mut [Engine; 2], names: &[String; 2], spec: &GameSpec
         Color::Black => spec.black,
         Color::White => 1 - spec.black,
     };
-    let result = run(engines, names, spec, rules, &mut game, &mut times, &mut moves, engine_of)?;
+    let result = run(
+        engines, names, spec, rules, &mut game, &mut times, &mut moves, engine_of,
+    )?;
     let (winner, reason, detail) = match result {
         Ok(()) => {
             let color = game.winner().expect("a finished game has a winner");
@@ -208,7 +231,8 @@ fn run(
     for text in &spec.opening {
         let color = game.to_move();
         let mv = parse_move(game, text).ok_or_else(|| format!("bad opening move {text}"))?;
-        game.play(color, mv).map_err(|e| format!("bad opening move {text}: {e}"))?;
+        game.play(color, mv)
+            .map_err(|e| format!("bad opening move {text}: {e}"))?;
         let name = move_name(game, mv);
         moves.push((color, name.clone()));
         for (i, engine) in engines.iter_mut().enumerate() {
@@ -235,10 +259,20 @@ fn run(
                 times[e].add(took);
                 a
             }
-            Err(err) => return Ok(Err(Loss(e, failure(&err), format!("genmove {color}: {err}")))),
+            Err(err) => {
+                return Ok(Err(Loss(
+                    e,
+                    failure(&err),
+                    format!("genmove {color}: {err}"),
+                )));
+            }
         };
         if !answer.ok {
-            return Ok(Err(Loss(e, Reason::Error, format!("genmove {color}: {}", answer.display()))));
+            return Ok(Err(Loss(
+                e,
+                Reason::Error,
+                format!("genmove {color}: {}", answer.display()),
+            )));
         }
         if answer.text.eq_ignore_ascii_case("resign") {
             return Ok(Err(Loss(e, Reason::Resign, String::new())));
@@ -251,7 +285,11 @@ fn run(
             )));
         };
         if let Err(why) = game.play(color, mv) {
-            return Ok(Err(Loss(e, Reason::Illegal, format!("{color} {}: {why}", answer.text))));
+            return Ok(Err(Loss(
+                e,
+                Reason::Illegal,
+                format!("{color} {}: {why}", answer.text),
+            )));
         }
         let name = move_name(game, mv);
         moves.push((color, name.clone()));
@@ -264,7 +302,13 @@ fn run(
 }
 
 /// Sends `play COLOR MOVE` to engine `i`; a refusal or failure loses.
-fn tell(engine: &mut Engine, i: usize, color: Color, name: &str, limit: Duration) -> Result<(), Loss> {
+fn tell(
+    engine: &mut Engine,
+    i: usize,
+    color: Color,
+    name: &str,
+    limit: Duration,
+) -> Result<(), Loss> {
     let cmd = format!("play {color} {name}");
     match engine.send(&cmd, Some(limit)) {
         Ok(a) if a.ok => Ok(()),
@@ -344,7 +388,10 @@ mod tests {
 
     /// An engine written in sh that answers every genmove with `a1`.
     fn stubborn() -> Engine {
-        Engine::start("while read c; do case $c in genmove*) echo '= a1';; *) echo '=';; esac; echo; done").unwrap()
+        Engine::start(
+            "while read c; do case $c in genmove*) echo '= a1';; *) echo '=';; esac; echo; done",
+        )
+        .unwrap()
     }
 
     #[test]
@@ -365,6 +412,9 @@ mod tests {
         assert_eq!(r.times[0].moves, 1);
         let text = sgf(&played, &rules(3));
         assert!(text.starts_with("(;FF[4]GM[11]"), "{text}");
-        assert!(text.contains("PB[two]PW[one]RE[B+Forfeit]") && text.contains(";B[a1])"), "{text}");
+        assert!(
+            text.contains("PB[two]PW[one]RE[B+Forfeit]") && text.contains(";B[a1])"),
+            "{text}"
+        );
     }
 }

@@ -86,7 +86,9 @@ pub fn erf(x: f64) -> f64 {
     let x = x.abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
     let poly = t
-        * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
     sign * (1.0 - poly * (-x * x).exp())
 }
 
@@ -192,7 +194,10 @@ mod tests {
     fn wilson_interval_matches_known_values() {
         // 8 of 10: the textbook Wilson interval is [0.4902, 0.9433].
         let (lo, hi) = wilson(8, 10, Z95);
-        assert!(close(lo, 0.4902, 1e-4) && close(hi, 0.9433, 1e-4), "{lo} {hi}");
+        assert!(
+            close(lo, 0.4902, 1e-4) && close(hi, 0.9433, 1e-4),
+            "{lo} {hi}"
+        );
         // 0 of 10 still has a sensible upper end, [0, 0.2775].
         let (lo, hi) = wilson(0, 10, Z95);
         assert!(lo < 1e-12 && close(hi, 0.2775, 1e-4), "{lo} {hi}");

@@ -88,13 +88,23 @@ impl Summary {
             s,
             "{} games on {}",
             self.games,
-            if sizes.is_empty() { "-".into() } else { sizes.join(", ") }
+            if sizes.is_empty() {
+                "-".into()
+            } else {
+                sizes.join(", ")
+            }
         );
         if openings > 0 {
             let _ = write!(s, ", {openings} openings");
         }
         s.push('\n');
-        let width = self.names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(6);
+        let width = self
+            .names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(6);
         let _ = writeln!(
             s,
             "{:<width$}  {:>5}  {:>9}  {:>9}  {:>24}  {:>9}  {:>9}",
@@ -105,7 +115,11 @@ impl Summary {
             let white_games = self.games - self.black_games[i];
             let white_wins = self.wins[i] - self.black_wins[i];
             let t = &self.times[i];
-            let avg = if t.moves > 0 { t.total / t.moves as f64 } else { 0.0 };
+            let avg = if t.moves > 0 {
+                t.total / t.moves as f64
+            } else {
+                0.0
+            };
             let _ = writeln!(
                 s,
                 "{:<width$}  {:>5}  {:>9}  {:>9}  {:>24}  {:>7.3} s  {:>7.3} s",
@@ -192,7 +206,13 @@ impl Summary {
 mod tests {
     use super::*;
 
-    fn record(game: usize, black: usize, winner: usize, reason: Reason, moves: usize) -> GameRecord {
+    fn record(
+        game: usize,
+        black: usize,
+        winner: usize,
+        reason: Reason,
+        moves: usize,
+    ) -> GameRecord {
         GameRecord {
             game,
             names: ["a".into(), "b".into()],
@@ -236,9 +256,15 @@ mod tests {
         assert!(t.starts_with("4 games on 4x4\n"), "{t}");
         assert!(t.contains("50.0% [15.0%, 85.0%]"), "{t}");
         assert!(t.contains("Elo difference (a - b): +0.0 [-"), "{t}");
-        assert!(t.contains("LLR -0.00 [-2.94, 2.94]: no decision yet"), "{t}");
+        assert!(
+            t.contains("LLR -0.00 [-2.94, 2.94]: no decision yet"),
+            "{t}"
+        );
         assert!(t.contains("Black won 2 of 4 games (50.0%)"), "{t}");
-        assert!(t.contains("Game length: average 7.0 moves (shortest 4, longest 10)"), "{t}");
+        assert!(
+            t.contains("Game length: average 7.0 moves (shortest 4, longest 10)"),
+            "{t}"
+        );
         assert!(t.contains("a lost 1 by timeout"), "{t}");
         assert!(t.contains("b lost 1 by resignation"), "{t}");
         assert_eq!(s.score_line(), "a 2-2 b (50.0%, Elo +0.0)");
