@@ -13,7 +13,9 @@ pub fn showboard(game: &Game) -> String {
     let g = game.geometry();
     let (w, h) = (g.width(), g.height());
     let label = h.to_string().len();
-    let letters: Vec<String> = (0..w).map(|c| ((b'a' + c as u8) as char).to_string()).collect();
+    let letters: Vec<String> = (0..w)
+        .map(|c| ((b'a' + c as u8) as char).to_string())
+        .collect();
     let letters = letters.join(" ");
     let last = game.last_move_cell();
     let mut out = String::from("\n");
@@ -32,7 +34,11 @@ pub fn showboard(game: &Game) -> String {
             line.push(before);
             line.push(pos.stone(cell).map_or('.', Color::letter));
         }
-        line.push(if g.cell_at(w - 1, row) == last { ')' } else { ' ' });
+        line.push(if g.cell_at(w - 1, row) == last {
+            ')'
+        } else {
+            ' '
+        });
         line.push_str(&(row + 1).to_string());
         out.push_str(&line);
         out.push('\n');

@@ -7,12 +7,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, Color};
+use crate::eval::{CellValues, EvalKind};
 use crate::game::{Game, Move, TimeSettings};
 use crate::htp::command::{MoveArg, ParamSetting};
-use crate::eval::{CellValues, EvalKind};
+use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
 use crate::textboard::Letters;
 use crate::tools::render::SvgOptions;
-use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
 
 /// The largest file `loadsgf` or `loadboard` reads; real ones are a few
 /// kilobytes.
@@ -124,9 +124,14 @@ impl Engine {
             stones_left: left.and_then(|(_, s)| s),
         };
         let start = Instant::now();
-        let outcome = self
-            .searcher
-            .search(self.game.position(), color, &self.params, &time, &self.stop, report);
+        let outcome = self.searcher.search(
+            self.game.position(),
+            color,
+            &self.params,
+            &time,
+            &self.stop,
+            report,
+        );
         let elapsed = start.elapsed();
         self.last_pv = Some((color, outcome.pv.clone()));
         let text = match outcome.decision {
@@ -157,7 +162,11 @@ impl Engine {
         let g = self.game.geometry();
         let mut out = Vec::new();
         for cell in pv {
-            out.push(format!("{} {}", color.letter().to_ascii_lowercase(), g.name(cell)));
+            out.push(format!(
+                "{} {}",
+                color.letter().to_ascii_lowercase(),
+                g.name(cell)
+            ));
             color = color.opponent();
         }
         out.join(" ")
@@ -221,7 +230,12 @@ impl Engine {
             return Vec::new();
         }
         let g = self.game.geometry();
-        self.game.position().empty_cells().iter().map(|c| g.name(c)).collect()
+        self.game
+            .position()
+            .empty_cells()
+            .iter()
+            .map(|c| g.name(c))
+            .collect()
     }
 
     pub fn load_sgf(&mut self, path: &str, before_move: Option<usize>) -> Result<(), String> {
@@ -238,7 +252,8 @@ impl Engine {
     /// `textboard`), with the letters read as `letters` say.
     pub fn load_diagram(&mut self, path: &str, letters: Letters) -> Result<(), String> {
         let text = read_capped(path)?;
-        let mut game = crate::textboard::parse_game(&text, letters).map_err(|e| format!("cannot load {path}: {e}"))?;
+        let mut game = crate::textboard::parse_game(&text, letters)
+            .map_err(|e| format!("cannot load {path}: {e}"))?;
         game.allow_swap = self.game.allow_swap;
         game.clocks = self.game.clocks.clone();
         self.new_game(game);
@@ -263,7 +278,9 @@ impl Engine {
     }
 
     pub fn time_left(&mut self, color: Color, seconds: f64, stones: Option<u32>) {
-        self.game.clocks.set_left(color, Duration::from_secs_f64(seconds), stones);
+        self.game
+            .clocks
+            .set_left(color, Duration::from_secs_f64(seconds), stones);
     }
 
     pub fn time_settings(&mut self, main: f64, byo_time: f64, byo_stones: u32) {
@@ -283,7 +300,9 @@ impl Engine {
                     self.game.allow_swap = parse_bool(value)?;
                     Ok(String::new())
                 }
-                _ => Err(format!("unknown parameter: {name} (param_game knows allow_swap)")),
+                _ => Err(format!(
+                    "unknown parameter: {name} (param_game knows allow_swap)"
+                )),
             },
         }
     }

@@ -212,7 +212,11 @@ impl Game {
         }
         let black_cell = match (self.setup.is_empty(), self.history.as_slice()) {
             (true, [Played::Stone(Color::Black, cell)]) => *cell,
-            _ => return Err("swap is only allowed as the second move, after one Black stone".into()),
+            _ => {
+                return Err(
+                    "swap is only allowed as the second move, after one Black stone".into(),
+                );
+            }
         };
         let white_cell = self
             .geometry()
@@ -282,21 +286,36 @@ mod tests {
         assert_eq!(g.to_move(), Color::Black);
         assert_eq!(g.position().num_stones(), 1);
         g.undo().unwrap();
-        assert_eq!((g.position().clone(), g.position().hash(), g.to_move()), before);
+        assert_eq!(
+            (g.position().clone(), g.position().hash(), g.to_move()),
+            before
+        );
     }
 
     #[test]
     fn swap_refused_when_off_or_late() {
         let mut g = Game::new(5, 5).unwrap();
         g.play(Color::Black, Move::Cell(cell(&g, "a1"))).unwrap();
-        assert!(g.play(Color::White, Move::Swap).unwrap_err().contains("not allowed"));
+        assert!(
+            g.play(Color::White, Move::Swap)
+                .unwrap_err()
+                .contains("not allowed")
+        );
         g.allow_swap = true;
         g.play(Color::White, Move::Cell(cell(&g, "b2"))).unwrap();
-        assert!(g.play(Color::White, Move::Swap).unwrap_err().contains("second move"));
+        assert!(
+            g.play(Color::White, Move::Swap)
+                .unwrap_err()
+                .contains("second move")
+        );
         let mut r = Game::new(4, 5).unwrap();
         r.allow_swap = true;
         r.play(Color::Black, Move::Cell(cell(&r, "a5"))).unwrap();
-        assert!(r.play(Color::White, Move::Swap).unwrap_err().contains("square"));
+        assert!(
+            r.play(Color::White, Move::Swap)
+                .unwrap_err()
+                .contains("square")
+        );
     }
 
     #[test]
@@ -320,9 +339,15 @@ mod tests {
             byo_stones: 5,
         });
         c.charge(Color::Black, Duration::from_secs(12));
-        assert_eq!(c.left(Color::Black), Some((Duration::from_secs(30), Some(5))));
+        assert_eq!(
+            c.left(Color::Black),
+            Some((Duration::from_secs(30), Some(5)))
+        );
         c.charge(Color::Black, Duration::from_secs(1));
-        assert_eq!(c.left(Color::Black), Some((Duration::from_secs(29), Some(4))));
+        assert_eq!(
+            c.left(Color::Black),
+            Some((Duration::from_secs(29), Some(4)))
+        );
         assert_eq!(c.left(Color::White), Some((Duration::from_secs(10), None)));
     }
 }
@@ -338,7 +363,9 @@ mod sgf_io {
         /// one node per move.
         pub fn to_sgf(&self) -> SgfRecord {
             let g = self.geometry();
-            let mut root = SgfNode { actions: Vec::new() };
+            let mut root = SgfNode {
+                actions: Vec::new(),
+            };
             for &(color, cell) in &self.setup {
                 root.actions.push(SgfAction::Setup(color, g.name(cell)));
             }
@@ -348,25 +375,41 @@ mod sgf_io {
             let mut nodes = vec![root];
             for p in &self.history {
                 let action = match *p {
-                    Played::Stone(color, cell) => SgfAction::Move(color, SgfMove::Cell(g.name(cell))),
+                    Played::Stone(color, cell) => {
+                        SgfAction::Move(color, SgfMove::Cell(g.name(cell)))
+                    }
                     Played::Swap { .. } => SgfAction::Move(Color::White, SgfMove::Swap),
                 };
-                nodes.push(SgfNode { actions: vec![action] });
+                nodes.push(SgfNode {
+                    actions: vec![action],
+                });
             }
-            SgfRecord { width: g.width(), height: g.height(), nodes }
+            SgfRecord {
+                width: g.width(),
+                height: g.height(),
+                nodes,
+            }
         }
 
         /// A game from an SGF record, stopped before move `before_move` (GTP
         /// `loadsgf FILE MOVE_NUMBER`, moves counted from 1) when given.
         /// Set-up stones must come before the first move; a resignation
         /// ends the record; passes are skipped (Hex has none).
-        pub fn from_sgf(record: &SgfRecord, before_move: Option<usize>, allow_swap: bool) -> Result<Game, String> {
+        pub fn from_sgf(
+            record: &SgfRecord,
+            before_move: Option<usize>,
+            allow_swap: bool,
+        ) -> Result<Game, String> {
             let mut game = Game::new(record.width, record.height)?;
             let geometry = game.position.shared_geometry().clone();
             let cell = |name: &str| -> Result<Cell, String> {
-                geometry
-                    .parse_cell(name)
-                    .ok_or_else(|| format!("SGF cell {name} is off the {}x{} board", geometry.width(), geometry.height()))
+                geometry.parse_cell(name).ok_or_else(|| {
+                    format!(
+                        "SGF cell {name} is off the {}x{} board",
+                        geometry.width(),
+                        geometry.height()
+                    )
+                })
             };
             // Set-up is collected first so AE can take back an AB/AW.
             let mut setup: Vec<(Color, Cell)> = Vec::new();
@@ -377,7 +420,9 @@ mod sgf_io {
                     match action {
                         SgfAction::Setup(color, name) => {
                             if !moves.is_empty() {
-                                return Err("SGF set-up stones after moves are not supported".into());
+                                return Err(
+                                    "SGF set-up stones after moves are not supported".into()
+                                );
                             }
                             let c = cell(name)?;
                             setup.retain(|&(_, s)| s != c);
@@ -385,13 +430,17 @@ mod sgf_io {
                         }
                         SgfAction::Clear(name) => {
                             if !moves.is_empty() {
-                                return Err("SGF set-up stones after moves are not supported".into());
+                                return Err(
+                                    "SGF set-up stones after moves are not supported".into()
+                                );
                             }
                             let c = cell(name)?;
                             setup.retain(|&(_, s)| s != c);
                         }
                         SgfAction::ToPlay(color) => to_play = Some(*color),
-                        SgfAction::Move(color, SgfMove::Cell(name)) => moves.push((*color, Move::Cell(cell(name)?))),
+                        SgfAction::Move(color, SgfMove::Cell(name)) => {
+                            moves.push((*color, Move::Cell(cell(name)?)))
+                        }
                         SgfAction::Move(color, SgfMove::Swap) => moves.push((*color, Move::Swap)),
                         SgfAction::Move(_, SgfMove::Resign) => break 'nodes,
                         SgfAction::Move(_, SgfMove::Pass) => {}
@@ -405,7 +454,11 @@ mod sgf_io {
                 setup.iter().filter(|s| s.0 == Color::Black).count(),
                 setup.iter().filter(|s| s.0 == Color::White).count(),
             );
-            game.to_move = if black > white { Color::White } else { Color::Black };
+            game.to_move = if black > white {
+                Color::White
+            } else {
+                Color::Black
+            };
             game.allow_swap = true; // a recorded swap was allowed in that game
             let limit = before_move.map_or(moves.len(), |n| (n - 1).min(moves.len()));
             for (i, &(color, mv)) in moves.iter().take(limit).enumerate() {

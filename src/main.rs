@@ -14,7 +14,12 @@ use ferrohex::tools;
 /// With no subcommand it runs the HTP loop; the flags below configure that
 /// loop, and each subcommand has flags of its own.
 #[derive(Parser, Debug)]
-#[command(name = "ferrohex", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "ferrohex",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
@@ -58,7 +63,8 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let mut logger = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
+    let mut logger =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
     if let Some(level) = cli.log {
         logger.filter_level(level);
     }

@@ -77,16 +77,46 @@ fn corpus() -> Vec<(Vec<u8>, &'static str)> {
         ("all_legal_moves q".into(), "invalid color"),
         ("loadsgf".into(), "wrong number of arguments"),
         ("loadsgf /no/such/file.sgf".into(), "cannot read"),
-        (format!("loadsgf {}", std::env::temp_dir().display()), "directory"),
+        (
+            format!("loadsgf {}", std::env::temp_dir().display()),
+            "directory",
+        ),
         (format!("loadsgf {}", sgf("empty.sgf", b"")), "cannot load"),
-        (format!("loadsgf {}", sgf("truncated.sgf", b"(;FF[4]GM[11]SZ[5];B[a1];W[b")), "cannot load"),
-        (format!("loadsgf {}", sgf("binary.sgf", &(0..=255u8).cycle().take(10_000).collect::<Vec<_>>())), "cannot load"),
+        (
+            format!(
+                "loadsgf {}",
+                sgf("truncated.sgf", b"(;FF[4]GM[11]SZ[5];B[a1];W[b")
+            ),
+            "cannot load",
+        ),
+        (
+            format!(
+                "loadsgf {}",
+                sgf(
+                    "binary.sgf",
+                    &(0..=255u8).cycle().take(10_000).collect::<Vec<_>>()
+                )
+            ),
+            "cannot load",
+        ),
         (format!("loadsgf {nested}"), "cannot load"),
         (format!("loadsgf {deep_tree}"), "cannot load"),
         (format!("loadsgf {enormous}"), "over 16 MiB"),
-        (format!("loadsgf {}", sgf("go.sgf", b"(;FF[4]GM[1]SZ[19];B[dd])")), "cannot load"),
-        (format!("loadsgf {}", sgf("size30.sgf", b"(;FF[4]GM[11]SZ[30])")), "cannot load"),
-        (format!("loadsgf {}", sgf("illegal.sgf", b"(;FF[4]GM[11]SZ[5];B[a1];W[a1])")), "illegal"),
+        (
+            format!("loadsgf {}", sgf("go.sgf", b"(;FF[4]GM[1]SZ[19];B[dd])")),
+            "cannot load",
+        ),
+        (
+            format!("loadsgf {}", sgf("size30.sgf", b"(;FF[4]GM[11]SZ[30])")),
+            "cannot load",
+        ),
+        (
+            format!(
+                "loadsgf {}",
+                sgf("illegal.sgf", b"(;FF[4]GM[11]SZ[5];B[a1];W[a1])")
+            ),
+            "illegal",
+        ),
         (format!("loadsgf {good} 0"), "move number"),
         (format!("loadsgf {good} -3"), "invalid move number"),
         (format!("loadsgf {good} x"), "invalid move number"),
@@ -114,7 +144,10 @@ fn corpus() -> Vec<(Vec<u8>, &'static str)> {
         ("param_ferrohex threads -1".into(), "invalid threads"),
         ("param_ferrohex tt_mb 0".into(), "invalid tt_mb"),
         ("param_ferrohex tt_mb 99999999".into(), "invalid tt_mb"),
-        ("param_ferrohex max_depth 1 2".into(), "wrong number of arguments"),
+        (
+            "param_ferrohex max_depth 1 2".into(),
+            "wrong number of arguments",
+        ),
         ("param_ferrohex level superhuman".into(), "unknown level"),
         ("param_ferrohex resign maybe".into(), "invalid value"),
         ("param_ferrohex bogus 3".into(), "unknown parameter"),
@@ -126,9 +159,13 @@ fn corpus() -> Vec<(Vec<u8>, &'static str)> {
         ("12 frobnicate".into(), "unknown command"),
         (format!("play b {}", "a".repeat(1 << 20)), "invalid move"),
         ("gogui-interrupt now".into(), "wrong number of arguments"),
-        ("hexgui-analyze_commands x".into(), "wrong number of arguments"),
+        (
+            "hexgui-analyze_commands x".into(),
+            "wrong number of arguments",
+        ),
     ];
-    let mut out: Vec<(Vec<u8>, &str)> = text.into_iter().map(|(t, e)| (t.into_bytes(), e)).collect();
+    let mut out: Vec<(Vec<u8>, &str)> =
+        text.into_iter().map(|(t, e)| (t.into_bytes(), e)).collect();
     out.push((b"foo\0bar".to_vec(), "unknown command: foobar"));
     out.push((b"play b \xff\xfe".to_vec(), "invalid move"));
     out.push((b"\xc3\x28 name".to_vec(), "unknown command"));
@@ -141,7 +178,8 @@ fn corpus() -> Vec<(Vec<u8>, &'static str)> {
 fn every_bad_line_gets_a_clear_error_and_changes_nothing() {
     let cases = corpus();
     assert!(cases.len() >= 60, "{} cases", cases.len());
-    let mut input = b"boardsize 11\nplay b f6\nplay w e7\ntime_settings 300 10 5\ntime_left b 100 0\n".to_vec();
+    let mut input =
+        b"boardsize 11\nplay b f6\nplay w e7\ntime_settings 300 10 5\ntime_left b 100 0\n".to_vec();
     let state = b"showboard\nprintsgf\nparam_game\nparam_ferrohex\n";
     input.extend_from_slice(state);
     for (line, _) in &cases {
@@ -151,15 +189,27 @@ fn every_bad_line_gets_a_clear_error_and_changes_nothing() {
     }
     input.extend_from_slice(b"name\n");
     let out = run_raw(&[], &input);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let a = answers(&out.stdout);
-    assert_eq!(a.len(), 5 + 4 + cases.len() * 5 + 1, "one answer per command");
+    assert_eq!(
+        a.len(),
+        5 + 4 + cases.len() * 5 + 1,
+        "one answer per command"
+    );
     let before = &a[5..9];
     for (i, (line, expect)) in cases.iter().enumerate() {
         let at = 9 + i * 5;
         let shown = String::from_utf8_lossy(&line[..line.len().min(60)]).to_string();
         assert!(a[at].starts_with('?'), "{shown:?} answered {:?}", a[at]);
-        assert!(a[at].contains(expect), "{shown:?}: {:?} lacks {expect:?}", a[at]);
+        assert!(
+            a[at].contains(expect),
+            "{shown:?}: {:?} lacks {expect:?}",
+            a[at]
+        );
         assert_eq!(a[at].lines().count(), 1, "{shown:?}: one-line reason");
         assert_eq!(&a[at + 1..at + 5], before, "{shown:?} changed the state");
     }
@@ -168,14 +218,26 @@ fn every_bad_line_gets_a_clear_error_and_changes_nothing() {
 
 #[test]
 fn refusals_that_need_a_particular_game() {
-    let a = session("boardsize 3\nundo\nplay b a1\nplay b a2\nplay b a3\nplay w b1\ngenmove w\nshowboard\nundo\nundo\nundo\nundo\nundo\n");
+    let a = session(
+        "boardsize 3\nundo\nplay b a1\nplay b a2\nplay b a3\nplay w b1\ngenmove w\nshowboard\nundo\nundo\nundo\nundo\nundo\n",
+    );
     assert!(a[1].contains("no move to undo"));
-    assert!(a[5].contains("game is over"), "play after the win: {}", a[5]);
-    assert!(a[6].contains("game is over"), "genmove after the win: {}", a[6]);
+    assert!(
+        a[5].contains("game is over"),
+        "play after the win: {}",
+        a[5]
+    );
+    assert!(
+        a[6].contains("game is over"),
+        "genmove after the win: {}",
+        a[6]
+    );
     assert!(a[7].contains("Game over: black has won."));
     assert_eq!(&a[8..11], ["=", "=", "="]);
     assert!(a[12].contains("no move to undo"));
-    let a = session("boardsize 5\nparam_game allow_swap 1\nplay b c2\nplay w d4\nplay w swap-pieces\nplay b e5\nplay w swap\n");
+    let a = session(
+        "boardsize 5\nparam_game allow_swap 1\nplay b c2\nplay w d4\nplay w swap-pieces\nplay b e5\nplay w swap\n",
+    );
     assert!(a[4].contains("second move"), "{}", a[4]);
     assert!(a[6].contains("second move"), "{}", a[6]);
 }

@@ -31,7 +31,9 @@ fn answers_have_the_exact_bytes_hexgui_expects() {
 
 #[test]
 fn identification_commands() {
-    let a = session("protocol_version\nname\nversion\nknown_command play\nknown_command frobnicate\nknown_command reg_genmove\n");
+    let a = session(
+        "protocol_version\nname\nversion\nknown_command play\nknown_command frobnicate\nknown_command reg_genmove\n",
+    );
     assert_eq!(a[0], "= 2");
     assert_eq!(a[1], "= ferrohex");
     assert_eq!(a[2], format!("= {}", env!("CARGO_PKG_VERSION")));
@@ -45,26 +47,58 @@ fn list_commands_names_every_command_once_and_each_is_known() {
     let a = session("list_commands\n");
     let names: Vec<&str> = a[0].trim_start_matches("= ").lines().collect();
     for must in [
-        "protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
-        "clear_board", "play", "genmove", "reg_genmove", "undo", "showboard", "final_score",
-        "all_legal_moves", "loadsgf", "printsgf", "time_left", "time_settings", "param_game",
-        "param_ferrohex", "hexgui-analyze_commands", "gogui-interrupt",
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "clear_board",
+        "play",
+        "genmove",
+        "reg_genmove",
+        "undo",
+        "showboard",
+        "final_score",
+        "all_legal_moves",
+        "loadsgf",
+        "printsgf",
+        "time_left",
+        "time_settings",
+        "param_game",
+        "param_ferrohex",
+        "hexgui-analyze_commands",
+        "gogui-interrupt",
     ] {
         assert!(names.contains(&must), "{must} missing from {names:?}");
     }
-    let input: String = names.iter().map(|n| format!("known_command {n}\n")).collect();
+    let input: String = names
+        .iter()
+        .map(|n| format!("known_command {n}\n"))
+        .collect();
     assert!(session(&input).iter().all(|a| a == "= true"));
 }
 
 #[test]
 fn ids_are_echoed_on_success_and_failure() {
     let a = session("12 name\n7 frobnicate\n0 boardsize 99\n3 play b a1\n");
-    assert_eq!(a, ["=12 ferrohex", "?7 unknown command: frobnicate", "?0 board size 99x99 is not supported: each side must be 1 to 26", "=3"]);
+    assert_eq!(
+        a,
+        [
+            "=12 ferrohex",
+            "?7 unknown command: frobnicate",
+            "?0 board size 99x99 is not supported: each side must be 1 to 26",
+            "=3"
+        ]
+    );
 }
 
 #[test]
 fn comments_blank_lines_tabs_and_control_characters() {
-    let a = session("# a comment\n\n   \nname # trailing comment\n\tplay\tb\ta1\nna\u{1}me\n\u{7f}version\n");
+    let a = session(
+        "# a comment\n\n   \nname # trailing comment\n\tplay\tb\ta1\nna\u{1}me\n\u{7f}version\n",
+    );
     assert_eq!(a.len(), 4, "{a:?}");
     assert_eq!(a[0], "= ferrohex");
     assert_eq!(a[1], "=");
@@ -85,7 +119,11 @@ fn crlf_and_cr_input() {
 fn eof_ends_cleanly_and_quit_stops_reading() {
     let out = run_raw(&[], b"name");
     assert!(out.status.success());
-    assert_eq!(answers(&out.stdout), ["= ferrohex"], "a last line without newline still counts");
+    assert_eq!(
+        answers(&out.stdout),
+        ["= ferrohex"],
+        "a last line without newline still counts"
+    );
     let out = run_raw(&[], b"");
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
@@ -95,7 +133,9 @@ fn eof_ends_cleanly_and_quit_stops_reading() {
 
 #[test]
 fn boardsize_square_rectangular_and_refused() {
-    let a = session("boardsize 4 5\nshowboard\nboardsize 0\nboardsize 27\nboardsize 5 0\nboardsize x\nboardsize -3\nboardsize 1 2 3\nshowboard\n");
+    let a = session(
+        "boardsize 4 5\nshowboard\nboardsize 0\nboardsize 27\nboardsize 5 0\nboardsize x\nboardsize -3\nboardsize 1 2 3\nshowboard\n",
+    );
     assert_eq!(a[0], "=");
     let board = board_of(&a[1]);
     assert!(board.contains("  a b c d\n1 . . . . 1\n"), "{board}");
@@ -112,13 +152,25 @@ fn boardsize_square_rectangular_and_refused() {
 #[test]
 fn rectangular_boards_have_their_own_edges() {
     // 4 columns, 5 rows: Black needs a chain down 5 rows.
-    let a = session("boardsize 4 5\nplay b a1\nplay b a2\nplay b a3\nplay b a4\nfinal_score\nplay b a5\nfinal_score\nplay w b1\n");
-    assert!(a[5].starts_with("? "), "4 stones do not reach row 5: {}", a[5]);
+    let a = session(
+        "boardsize 4 5\nplay b a1\nplay b a2\nplay b a3\nplay b a4\nfinal_score\nplay b a5\nfinal_score\nplay w b1\n",
+    );
+    assert!(
+        a[5].starts_with("? "),
+        "4 stones do not reach row 5: {}",
+        a[5]
+    );
     assert_eq!(a[7], "= B+");
     assert!(a[8].contains("game is over"), "{}", a[8]);
-    let a = session("boardsize 4 5\nplay w a1\nplay w b1\nplay w c1\nplay w d1\nfinal_score\nplay w e1\n");
+    let a = session(
+        "boardsize 4 5\nplay w a1\nplay w b1\nplay w c1\nplay w d1\nfinal_score\nplay w e1\n",
+    );
     assert_eq!(a[5], "= W+");
-    assert!(a[6].contains("off the 4x5 board") || a[6].contains("game is over"), "{}", a[6]);
+    assert!(
+        a[6].contains("off the 4x5 board") || a[6].contains("game is over"),
+        "{}",
+        a[6]
+    );
     let a = session("boardsize 4 5\nplay w e1\nplay b a6\nplay b d5\n");
     assert!(a[1].contains("off the 4x5 board"), "{}", a[1]);
     assert!(a[2].contains("off the 4x5 board"), "{}", a[2]);
@@ -127,7 +179,9 @@ fn rectangular_boards_have_their_own_edges() {
 
 #[test]
 fn play_refuses_occupied_off_board_and_after_a_win() {
-    let a = session("boardsize 3\nplay b b2\nshowboard\nplay w b2\nplay w d1\nplay w a4\nplay x a1\nplay b\nplay b pass\nshowboard\nplay b b1\nplay b b3\nplay w a1\nfinal_score\n");
+    let a = session(
+        "boardsize 3\nplay b b2\nshowboard\nplay w b2\nplay w d1\nplay w a4\nplay x a1\nplay b\nplay b pass\nshowboard\nplay b b1\nplay b b3\nplay w a1\nfinal_score\n",
+    );
     assert_eq!(a[1], "=");
     assert!(a[3].contains("occupied"), "{}", a[3]);
     assert!(a[4].contains("off the 3x3 board"), "{}", a[4]);
@@ -144,7 +198,8 @@ fn play_refuses_occupied_off_board_and_after_a_win() {
 
 #[test]
 fn genmove_plays_and_reg_genmove_does_not() {
-    let a = session("boardsize 5\nreg_genmove b\nshowboard\ngenmove b\nshowboard\nall_legal_moves w\n");
+    let a =
+        session("boardsize 5\nreg_genmove b\nshowboard\ngenmove b\nshowboard\nall_legal_moves w\n");
     let cell = a[1].trim_start_matches("= ").to_string();
     assert_eq!(stones(&a[2], 5), 0, "reg_genmove left the board empty");
     let played = a[3].trim_start_matches("= ").to_string();
@@ -159,7 +214,9 @@ fn genmove_plays_and_reg_genmove_does_not() {
 #[test]
 fn genmove_takes_an_immediate_win_and_refuses_when_over() {
     // Black has a1-a2-a3 down a 4x4 board's first column but for a4.
-    let a = session("boardsize 4\nplay b a1\nplay b a2\nplay b a3\nplay w b3\ngenmove b\nfinal_score\ngenmove w\n");
+    let a = session(
+        "boardsize 4\nplay b a1\nplay b a2\nplay b a3\nplay w b3\ngenmove b\nfinal_score\ngenmove w\n",
+    );
     assert_eq!(a[5], "= a4");
     assert_eq!(a[6], "= B+");
     assert!(a[7].starts_with("? ") && a[7].contains("over"), "{}", a[7]);
@@ -174,7 +231,9 @@ fn genmove_blocks_the_only_winning_reply() {
 
 #[test]
 fn undo_takes_back_moves_and_refuses_on_an_empty_game() {
-    let a = session("boardsize 5\nundo\nshowboard\nplay b c3\nplay w b2\nundo\nshowboard\nundo\nundo\nshowboard\n");
+    let a = session(
+        "boardsize 5\nundo\nshowboard\nplay b c3\nplay w b2\nundo\nshowboard\nundo\nundo\nshowboard\n",
+    );
     assert!(a[1].contains("no move to undo"), "{}", a[1]);
     assert_eq!(a[5], "=");
     assert!(a[6].contains("Last move: black c3"), "{}", a[6]);
@@ -188,27 +247,42 @@ fn undo_takes_back_moves_and_refuses_on_an_empty_game() {
 
 #[test]
 fn showboard_draws_a_rhombus_with_labels_turn_and_winner() {
-    let a = session("boardsize 3\nplay b a1\nplay w b2\nshowboard\nplay b a2\nplay b a3\nshowboard\n");
+    let a =
+        session("boardsize 3\nplay b a1\nplay w b2\nshowboard\nplay b a2\nplay b a3\nshowboard\n");
     let expected = "= \n  a b c\n1 B . . 1\n 2 .(W). 2\n  3 . . . 3\n    a b c\nBlack (B) joins top and bottom, White (W) joins left and right.\nLast move: white b2\nBlack to play.";
     assert_eq!(a[3], expected);
     assert!(a[6].contains("Game over: black has won."), "{}", a[6]);
     // Two-digit rows line up: row 10 of an 11x11 board.
     let a = session("boardsize 11\nshowboard\n");
-    assert!(a[1].contains("\n         10 . . . . . . . . . . . 10\n"), "{}", a[1]);
-    assert!(a[1].contains("\n          11 . . . . . . . . . . . 11\n"), "{}", a[1]);
+    assert!(
+        a[1].contains("\n         10 . . . . . . . . . . . 10\n"),
+        "{}",
+        a[1]
+    );
+    assert!(
+        a[1].contains("\n          11 . . . . . . . . . . . 11\n"),
+        "{}",
+        a[1]
+    );
     assert!(a[1].contains("\n 1 . . . . . . . . . . . 1\n"), "{}", a[1]);
 }
 
 #[test]
 fn final_score_needs_a_winner() {
     let a = session("boardsize 2\nfinal_score\nplay w a1\nplay w b1\nfinal_score\n");
-    assert!(a[1].starts_with("? ") && a[1].contains("not over"), "{}", a[1]);
+    assert!(
+        a[1].starts_with("? ") && a[1].contains("not over"),
+        "{}",
+        a[1]
+    );
     assert_eq!(a[4], "= W+");
 }
 
 #[test]
 fn all_legal_moves_lists_empty_cells() {
-    let a = session("boardsize 3\nall_legal_moves b\nplay b b2\nall_legal_moves white\nplay b b1\nplay b b3\nall_legal_moves b\nall_legal_moves q\n");
+    let a = session(
+        "boardsize 3\nall_legal_moves b\nplay b b2\nall_legal_moves white\nplay b b1\nplay b b3\nall_legal_moves b\nall_legal_moves q\n",
+    );
     assert_eq!(a[1], "= a1 b1 c1 a2 b2 c2 a3 b3 c3");
     assert_eq!(a[3], "= a1 b1 c1 a2 c2 a3 b3 c3");
     assert_eq!(a[6], "=", "no legal moves once the game is won");
@@ -230,7 +304,9 @@ fn one_by_one_and_twenty_six_boards() {
 
 #[test]
 fn time_commands() {
-    let a = session("time_settings 300 30 5\ntime_left b 120 0\ntime_left white 12.5 3\ntime_left w 10\ntime_left b -1\ntime_left b\ntime_settings 1 2\ntime_left x 1\n");
+    let a = session(
+        "time_settings 300 30 5\ntime_left b 120 0\ntime_left white 12.5 3\ntime_left w 10\ntime_left b -1\ntime_left b\ntime_settings 1 2\ntime_left x 1\n",
+    );
     assert_eq!(&a[..4], ["=", "=", "=", "="]);
     for e in &a[4..] {
         assert!(e.starts_with("? "), "{e}");
@@ -240,14 +316,21 @@ fn time_commands() {
 #[test]
 fn genmove_respects_a_short_clock() {
     // One second left: the move must come well within it.
-    let (a, took) = timed(|| session_with(&["--max-time", "30"], "boardsize 11\ntime_left b 1 0\ngenmove b\n"));
+    let (a, took) = timed(|| {
+        session_with(
+            &["--max-time", "30"],
+            "boardsize 11\ntime_left b 1 0\ngenmove b\n",
+        )
+    });
     assert!(a[2].starts_with("= "), "{a:?}");
     assert!(took.as_secs_f64() < 20.0, "took {took:?}");
 }
 
 #[test]
 fn param_game_lists_and_sets_allow_swap() {
-    let a = session("param_game\nparam_game allow_swap 1\nparam_game\nparam_game allow_swap 2\nparam_game colour blue\nparam_game allow_swap\n");
+    let a = session(
+        "param_game\nparam_game allow_swap 1\nparam_game\nparam_game allow_swap 2\nparam_game colour blue\nparam_game allow_swap\n",
+    );
     assert_eq!(a[0], "= [bool] allow_swap 0");
     assert_eq!(a[1], "=");
     assert_eq!(a[2], "= [bool] allow_swap 1");
@@ -258,7 +341,9 @@ fn param_game_lists_and_sets_allow_swap() {
 
 #[test]
 fn param_ferrohex_lists_and_sets_in_hexgui_form() {
-    let a = session("param_ferrohex\nparam_ferrohex max_time 2.5\nparam_ferrohex level easy\nparam_ferrohex max_depth 3\nparam_ferrohex\nparam_ferrohex level godlike\nparam_ferrohex max_time 0\nparam_ferrohex threads many\nparam_ferrohex nothing 1\nparam_ferrohex resign 1\n");
+    let a = session(
+        "param_ferrohex\nparam_ferrohex max_time 2.5\nparam_ferrohex level easy\nparam_ferrohex max_depth 3\nparam_ferrohex\nparam_ferrohex level godlike\nparam_ferrohex max_time 0\nparam_ferrohex threads many\nparam_ferrohex nothing 1\nparam_ferrohex resign 1\n",
+    );
     for line in a[0].trim_start_matches("= ").lines() {
         let (kind, rest) = line.split_once(' ').unwrap();
         assert!(kind.starts_with('[') && kind.ends_with(']'), "{line}");
@@ -283,16 +368,34 @@ fn analyze_commands_are_in_gogui_form_and_each_runs() {
     for l in &lines {
         let parts: Vec<&str> = l.split('/').collect();
         assert!(parts.len() >= 3, "{l}");
-        assert!(["param", "string", "plist", "pspairs", "inferior", "vc", "gfx", "sboard", "dboard", "none", "var", "cboard", "move", "hstring"].contains(&parts[0]), "{l}");
+        assert!(
+            [
+                "param", "string", "plist", "pspairs", "inferior", "vc", "gfx", "sboard", "dboard",
+                "none", "var", "cboard", "move", "hstring"
+            ]
+            .contains(&parts[0]),
+            "{l}"
+        );
         input.push_str(&parts[2].replace("%c", "black"));
         input.push('\n');
     }
-    let names: Vec<&str> = lines.iter().map(|l| l.split('/').nth(2).unwrap().split(' ').next().unwrap()).collect();
-    for n in ["param_game", "param_ferrohex", "showboard", "final_score", "all_legal_moves"] {
+    let names: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split('/').nth(2).unwrap().split(' ').next().unwrap())
+        .collect();
+    for n in [
+        "param_game",
+        "param_ferrohex",
+        "showboard",
+        "final_score",
+        "all_legal_moves",
+    ] {
         assert!(names.contains(&n), "{n}");
     }
     // Each runs; final_score fails while nobody has won, with its reason.
-    let answers = session(&format!("boardsize 3\nplay b a1\nplay w b2\ngenmove b\n{input}"));
+    let answers = session(&format!(
+        "boardsize 3\nplay b a1\nplay w b2\ngenmove b\n{input}"
+    ));
     for (cmd, a) in lines.iter().zip(&answers[4..]) {
         let ok = a.starts_with('=') || (cmd.contains("final_score") && a.contains("not over"));
         assert!(ok, "{cmd}: {a}");
@@ -301,12 +404,22 @@ fn analyze_commands_are_in_gogui_form_and_each_runs() {
 
 #[test]
 fn swap_pieces_mirrors_and_undoes() {
-    let a = session("boardsize 5\nparam_game allow_swap 1\nplay b c2\nshowboard\nplay w swap-pieces\nshowboard\nundo\nshowboard\nplay w swap\nplay b swap\n");
+    let a = session(
+        "boardsize 5\nparam_game allow_swap 1\nplay b c2\nshowboard\nplay w swap-pieces\nshowboard\nundo\nshowboard\nplay w swap\nplay b swap\n",
+    );
     assert_eq!(a[4], "=");
     assert!(a[5].contains("Last move: white swap-pieces"), "{}", a[5]);
     assert!(a[5].contains("Black to play"));
-    assert!(a[5].contains("\n  3 .(W). . . 3\n") || a[5].contains("\n  3  . W"), "{}", a[5]);
-    assert!(a[5].contains("\n 2 . . . . . 2\n"), "c2 is empty after the swap: {}", a[5]);
+    assert!(
+        a[5].contains("\n  3 .(W). . . 3\n") || a[5].contains("\n  3  . W"),
+        "{}",
+        a[5]
+    );
+    assert!(
+        a[5].contains("\n 2 . . . . . 2\n"),
+        "c2 is empty after the swap: {}",
+        a[5]
+    );
     assert_eq!(a[3], a[7], "undo restores the position before the swap");
     assert_eq!(a[8], "=");
     assert!(a[9].starts_with("? "), "{}", a[9]);
@@ -314,7 +427,9 @@ fn swap_pieces_mirrors_and_undoes() {
 
 #[test]
 fn swap_is_refused_unless_allowed_and_second() {
-    let a = session("boardsize 5\nplay b c2\nplay w swap-pieces\nparam_game allow_swap 1\nplay w a1\nplay w swap-pieces\nundo\nundo\nplay w swap-pieces\nboardsize 4 5\nplay b a5\nplay w swap\n");
+    let a = session(
+        "boardsize 5\nplay b c2\nplay w swap-pieces\nparam_game allow_swap 1\nplay w a1\nplay w swap-pieces\nundo\nundo\nplay w swap-pieces\nboardsize 4 5\nplay b a5\nplay w swap\n",
+    );
     assert!(a[2].contains("not allowed"), "{}", a[2]);
     assert!(a[5].contains("second move"), "{}", a[5]);
     assert!(a[8].contains("second move"), "{}", a[8]);
@@ -329,14 +444,22 @@ fn hexgui_session_runs_clean() {
     );
     assert_eq!(a.len(), 10, "{a:?}");
     assert!(a.iter().all(|x| x.starts_with('=')), "{a:?}");
-    assert_eq!(stones(&a[8], 11), 1, "genmove's stone was taken back: {}", a[8]);
+    assert_eq!(
+        stones(&a[8], 11),
+        1,
+        "genmove's stone was taken back: {}",
+        a[8]
+    );
     assert!(a[8].contains("White to play"), "{}", a[8]);
     assert!(a[8].contains("Last move: black f6"), "{}", a[8]);
 }
 
 #[test]
 fn logging_goes_to_stderr_only() {
-    let out = run_raw(&["--log", "trace"], b"boardsize 5\ngenmove b\nplay w zz\nshowboard\n");
+    let out = run_raw(
+        &["--log", "trace"],
+        b"boardsize 5\ngenmove b\nplay w zz\nshowboard\n",
+    );
     let a = answers(&out.stdout);
     assert_eq!(a.len(), 4);
     assert!(out.status.success());
@@ -344,34 +467,58 @@ fn logging_goes_to_stderr_only() {
 
 #[test]
 fn flags_version_help_and_bad_values() {
-    let out = std::process::Command::new(binary()).arg("--version").output().unwrap();
+    let out = std::process::Command::new(binary())
+        .arg("--version")
+        .output()
+        .unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains(env!("CARGO_PKG_VERSION")));
-    let out = std::process::Command::new(binary()).arg("--help").output().unwrap();
+    let out = std::process::Command::new(binary())
+        .arg("--help")
+        .output()
+        .unwrap();
     let help = String::from_utf8_lossy(&out.stdout).to_string();
     for flag in ["--threads", "--max-time", "--tt-mb", "--log", "--level"] {
         assert!(help.contains(flag), "{flag} in help");
     }
-    let out = std::process::Command::new(binary()).args(["--max-time", "-1"]).output().unwrap();
+    let out = std::process::Command::new(binary())
+        .args(["--max-time", "-1"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
 }
 
 #[test]
 fn eval_commands_give_a_value_for_every_empty_cell() {
     for cmd in ["eval", "eval-dist", "eval-twod", "eval-resist-cells"] {
-        let a = session(&format!("boardsize 4\nplay b b2\nplay w c3\n{cmd} b\n{cmd} white\n"));
+        let a = session(&format!(
+            "boardsize 4\nplay b b2\nplay w c3\n{cmd} b\n{cmd} white\n"
+        ));
         for ans in &a[3..5] {
             let parts: Vec<&str> = ans.trim_start_matches("= ").split(' ').collect();
             assert_eq!(parts.len(), 2 * 14, "{cmd}: {ans}");
             for pair in parts.chunks(2) {
-                assert!(pair[0] != "b2" && pair[0] != "c3", "{cmd}: occupied cell listed");
+                assert!(
+                    pair[0] != "b2" && pair[0] != "c3",
+                    "{cmd}: occupied cell listed"
+                );
                 assert!(pair[1].parse::<i32>().is_ok(), "{cmd}: {ans}");
             }
         }
     }
-    let a = session("boardsize 3\neval-summary b\neval-resist w\nplay b a1\nplay b a2\nplay b a3\neval b\n");
-    assert!(a[1].contains("dist01") && a[1].contains("twodist") && a[1].contains("resistance"), "{}", a[1]);
-    assert!(a[1].contains("stones needed: black 3.000 white 3.000"), "{}", a[1]);
+    let a = session(
+        "boardsize 3\neval-summary b\neval-resist w\nplay b a1\nplay b a2\nplay b a3\neval b\n",
+    );
+    assert!(
+        a[1].contains("dist01") && a[1].contains("twodist") && a[1].contains("resistance"),
+        "{}",
+        a[1]
+    );
+    assert!(
+        a[1].contains("stones needed: black 3.000 white 3.000"),
+        "{}",
+        a[1]
+    );
     assert!(a[2].starts_with("= resistance: score"), "{}", a[2]);
     assert!(a[6].starts_with("? ") && a[6].contains("over"), "{}", a[6]);
 }
@@ -381,16 +528,28 @@ fn live_graphics_come_before_the_answer_when_enabled() {
     let out = run_raw(&["--max-time", "0.5"], b"boardsize 5\nplay b c3\nparam_ferrohex use_guifx 1\nparam_ferrohex max_depth 3\ngenmove w\nferrohex-pv\nparam_ferrohex use_guifx 0\ngenmove b\n");
     let text = String::from_utf8(out.stdout).unwrap();
     let blocks: Vec<&str> = text.split_terminator("\n\n").collect();
-    let gfx: Vec<&&str> = blocks.iter().filter(|b| b.starts_with("gogui-gfx:\nab\nVAR W ")).collect();
+    let gfx: Vec<&&str> = blocks
+        .iter()
+        .filter(|b| b.starts_with("gogui-gfx:\nab\nVAR W "))
+        .collect();
     assert_eq!(gfx.len(), 3, "one block per finished depth: {text}");
     assert!(gfx.iter().all(|b| b.contains("\nTEXT depth ")), "{text}");
-    let answers: Vec<&&str> = blocks.iter().filter(|b| !b.starts_with("gogui-gfx:")).collect();
+    let answers: Vec<&&str> = blocks
+        .iter()
+        .filter(|b| !b.starts_with("gogui-gfx:"))
+        .collect();
     assert_eq!(answers.len(), 8, "{text}");
     let moved = answers[4].trim_start_matches("= ");
-    assert!(answers[5].starts_with(&format!("= w {moved} b ")), "the PV starts with the move: {text}");
+    assert!(
+        answers[5].starts_with(&format!("= w {moved} b ")),
+        "the PV starts with the move: {text}"
+    );
     // The last depth's block is the one whose variation was played.
     assert!(gfx[2].contains(&format!("VAR W {moved} ")), "{text}");
-    assert!(answers[7].starts_with("= "), "no blocks once use_guifx is off: {text}");
+    assert!(
+        answers[7].starts_with("= "),
+        "no blocks once use_guifx is off: {text}"
+    );
 }
 
 #[test]
@@ -403,7 +562,10 @@ fn loadboard_sets_a_position_from_a_diagram() {
         rect.display()
     ));
     assert_eq!(a[0], "=");
-    assert_eq!(a[1], "= W+", "X joins left and right in the common convention");
+    assert_eq!(
+        a[1], "= W+",
+        "X joins left and right in the common convention"
+    );
     assert_eq!(a[3], "= B+", "the seed's letters swap the colours");
     assert_eq!(a[4], "=");
     assert!(a[5].contains("  a b c d e\n"), "5 columns: {}", a[5]);
@@ -426,9 +588,15 @@ fn showboard_svg_answers_or_writes_a_picture() {
     let dir = std::env::temp_dir().join(format!("ferrohex-svg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("board.svg");
-    let a = session(&format!("boardsize 4 3\nplay b b2\nshowboard-svg\nshowboard-svg {}\nshowboard-svg /no/such/dir/x.svg\n", file.display()));
+    let a = session(&format!(
+        "boardsize 4 3\nplay b b2\nshowboard-svg\nshowboard-svg {}\nshowboard-svg /no/such/dir/x.svg\n",
+        file.display()
+    ));
     let svg = a[2].trim_start_matches("= ");
-    assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert!(
+        svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
     assert_eq!(a[3], "=");
     let written = std::fs::read_to_string(&file).unwrap();
     assert_eq!(written.trim_end(), svg.trim_end());

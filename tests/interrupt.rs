@@ -16,10 +16,17 @@ fn interrupt_during_genmove_answers_a_move_promptly() {
     e.send("# interrupt");
     let answer = e.answer();
     // A 600-second search stopped by the interrupt: far sooner than its budget.
-    assert!(start.elapsed() < Duration::from_secs(60), "took {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "took {:?}",
+        start.elapsed()
+    );
     let cell = answer.strip_prefix("= ").expect("a move");
     assert_ne!(cell, "g7");
-    assert!(e.ask("showboard").contains(&format!("Last move: white {cell}")));
+    assert!(
+        e.ask("showboard")
+            .contains(&format!("Last move: white {cell}"))
+    );
     // The engine keeps working afterwards, and the interrupt is spent.
     assert_eq!(e.ask("param_ferrohex max_depth 1"), "=");
     assert!(e.ask("genmove b").starts_with("= "));

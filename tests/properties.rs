@@ -15,7 +15,11 @@ fn game_plan() -> impl Strategy<Value = (usize, usize, Vec<usize>)> {
     (1usize..=9, 1usize..=9, any::<bool>()).prop_flat_map(|(w, h, square)| {
         let h = if square { w } else { h };
         let n = w * h;
-        (Just(w), Just(h), Just((0..n).collect::<Vec<_>>()).prop_shuffle())
+        (
+            Just(w),
+            Just(h),
+            Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
+        )
     })
 }
 

@@ -25,7 +25,14 @@ fuzz_target!(|data: &[u8]| {
             None => {}
             // Writing files, and engine settings that would make a run
             // take seconds, are outside what this target exercises.
-            Some(Ok(req)) if matches!(req.command, Command::PrintSgf(Some(_)) | Command::ParamFerrohex(Some(_))) => return,
+            Some(Ok(req))
+                if matches!(
+                    req.command,
+                    Command::PrintSgf(Some(_)) | Command::ParamFerrohex(Some(_))
+                ) =>
+            {
+                return;
+            }
             Some(Ok(req)) if req.command == Command::Quit => {
                 expected += 1;
                 break;
@@ -33,7 +40,12 @@ fuzz_target!(|data: &[u8]| {
             Some(_) => expected += 1,
         }
     }
-    let params = SearchParams { threads: 1, max_depth: Some(1), tt_mb: 1, ..SearchParams::default() };
+    let params = SearchParams {
+        threads: 1,
+        max_depth: Some(1),
+        tt_mb: 1,
+        ..SearchParams::default()
+    };
     let engine = Engine::new(params, Duration::from_millis(5));
     let mut out = Vec::new();
     ferrohex::htp::driver::run(engine, Cursor::new(data.to_vec()), &mut out).unwrap();

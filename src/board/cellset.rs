@@ -120,7 +120,9 @@ impl FromIterator<Cell> for CellSet {
 
 impl std::fmt::Debug for CellSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_set().entries(self.iter().map(|c| c.index())).finish()
+        f.debug_set()
+            .entries(self.iter().map(|c| c.index()))
+            .finish()
     }
 }
 
@@ -130,7 +132,10 @@ mod tests {
 
     #[test]
     fn set_operations() {
-        let a: CellSet = [0, 5, 64, 675].iter().map(|&i| Cell::from_index(i)).collect();
+        let a: CellSet = [0, 5, 64, 675]
+            .iter()
+            .map(|&i| Cell::from_index(i))
+            .collect();
         let b: CellSet = [5, 100].iter().map(|&i| Cell::from_index(i)).collect();
         assert_eq!(a.len(), 4);
         assert!(a.contains(Cell::from_index(675)));

@@ -242,7 +242,10 @@ mod tests {
                         let (bc, br) = g.coords(b);
                         let dc = bc as i64 - ac as i64;
                         let dr = br as i64 - ar as i64;
-                        matches!((dc, dr), (-1, 0) | (1, 0) | (0, -1) | (0, 1) | (1, -1) | (-1, 1))
+                        matches!(
+                            (dc, dr),
+                            (-1, 0) | (1, 0) | (0, -1) | (0, 1) | (1, -1) | (-1, 1)
+                        )
                     })
                     .collect();
                 let mut got = g.neighbours(a).to_vec();

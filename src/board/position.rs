@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
+use super::Color;
 use super::cellset::CellSet;
 use super::geometry::{Cell, Edge, Geometry};
 use super::zobrist::zobrist_key;
-use super::Color;
 
 /// A placement of stones. Every stone goes through `play` and comes off with
 /// `unplay`, in stack order, so both the hash and the union-find roll back
@@ -253,7 +253,11 @@ mod tests {
             }
             let mut first_win = None;
             for (k, &cell) in cells.iter().enumerate() {
-                let color = if k % 2 == 0 { Color::Black } else { Color::White };
+                let color = if k % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
                 pos.play(color, cell);
                 assert_eq!(pos.winner(), pos.winner_by_flood(), "{w}x{h} game {game}");
                 if first_win.is_none() {
@@ -265,7 +269,11 @@ mod tests {
                 .filter(|&c| pos.chain_between_edges(c).is_some())
                 .collect();
             assert_eq!(winners.len(), 1, "a full board has exactly one winner");
-            assert_eq!(Some(winners[0]), first_win, "the first winner stays the winner");
+            assert_eq!(
+                Some(winners[0]),
+                first_win,
+                "the first winner stays the winner"
+            );
         }
     }
 
@@ -281,7 +289,14 @@ mod tests {
                 cells.swap(i, rng.below(i + 1));
             }
             for (k, &c) in cells.iter().enumerate() {
-                pos.play(if k % 2 == 0 { Color::Black } else { Color::White }, c);
+                pos.play(
+                    if k % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    },
+                    c,
+                );
                 snapshots.push((pos.clone(), pos.hash(), pos.winner()));
             }
             while let Some((snap, hash, winner)) = snapshots.pop() {

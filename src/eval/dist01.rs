@@ -19,18 +19,106 @@ use crate::board::{CellSet, Color, Edge, MAX_CELLS, Position};
 /// The distance of a cell (or a player) that cannot be reached.
 pub const UNREACHABLE: u16 = u16::MAX;
 
-const WORDS: usize = MAX_CELLS.div_ceil(64);
+pub(super) const WORDS: usize = MAX_CELLS.div_ceil(64);
 
 /// Per-geometry masks, rebuilt when the board size changes.
 #[derive(Clone)]
-struct Masks {
-    shape: (usize, usize),
-    words: usize,
-    board: [u64; WORDS],
+pub(super) struct Masks {
+    pub shape: (usize, usize),
+    pub words: usize,
+    pub board: [u64; WORDS],
     /// Cells not in the first / last column.
-    not_first: [u64; WORDS],
-    not_last: [u64; WORDS],
-    edges: [[u64; WORDS]; 4],
+    pub not_first: [u64; WORDS],
+    pub not_last: [u64; WORDS],
+    pub edges: [[u64; WORDS]; 4],
+}
+
+impl Masks {
+    pub fn new() -> Masks {
+        Masks {
+            shape: (0, 0),
+            words: 0,
+            board: [0; WORDS],
+            not_first: [0; WORDS],
+            not_last: [0; WORDS],
+            edges: [[0; WORDS]; 4],
+        }
+    }
+
+    /// Rebuilds the masks when the board size changed.
+    pub fn prepare(&mut self, pos: &Position) {
+        let g = pos.geometry();
+        let shape = (g.width(), g.height());
+        if self.shape == shape {
+            return;
+        }
+        self.shape = shape;
+        self.words = g.num_cells().div_ceil(64);
+        self.board = words_of(g.all_cells());
+        let mut first = CellSet::EMPTY;
+        let mut last = CellSet::EMPTY;
+        for c in g.cells() {
+            let (col, _) = g.coords(c);
+            if col == 0 {
+                first.insert(c);
+            }
+            if col + 1 == g.width() {
+                last.insert(c);
+            }
+        }
+        self.not_first = words_of(&g.all_cells().difference(&first));
+        self.not_last = words_of(&g.all_cells().difference(&last));
+        for e in Edge::ALL {
+            self.edges[e as usize] = words_of(g.edge_cells(e));
+        }
+    }
+
+    /// The cells next to a cell of `s`, on the board.
+    #[inline(always)]
+    pub fn dilate<const N: usize>(&self, s: &[u64; N]) -> [u64; N] {
+        let w = self.shape.0 as u32;
+        let a = bits::shl(s, 1);
+        let b = bits::shr(s, 1);
+        let c = bits::shl(s, w);
+        let d = bits::shr(s, w);
+        let e = bits::shl(s, w - 1);
+        let f = bits::shr(s, w - 1);
+        let mut o = [0; N];
+        for k in 0..N {
+            o[k] = ((a[k] & self.not_first[k])
+                | (b[k] & self.not_last[k])
+                | c[k]
+                | d[k]
+                | (e[k] & self.not_last[k])
+                | (f[k] & self.not_first[k]))
+                & self.board[k];
+        }
+        o
+    }
+
+    /// The six one-direction neighbour sets of `s` (cells whose neighbour
+    /// in that direction is in `s`), for counting neighbours.
+    #[inline(always)]
+    pub fn directions<const N: usize>(&self, s: &[u64; N]) -> [[u64; N]; 6] {
+        let w = self.shape.0 as u32;
+        let mut out = [
+            bits::shl(s, 1),
+            bits::shr(s, 1),
+            bits::shl(s, w),
+            bits::shr(s, w),
+            bits::shl(s, w - 1),
+            bits::shr(s, w - 1),
+        ];
+        for k in 0..N {
+            out[0][k] &= self.not_first[k] & self.board[k];
+            out[1][k] &= self.not_last[k] & self.board[k];
+            out[2][k] &= self.board[k];
+            out[3][k] &= self.board[k];
+            out[4][k] &= self.not_last[k] & self.board[k];
+            out[5][k] &= self.not_first[k] & self.board[k];
+        }
+        out
+    }
 }
 
 /// Reusable state for the 0-1 distance.
@@ -51,7 +139,7 @@ impl std::fmt::Debug for Dist01 {
     }
 }
 
-fn words_of(set: &CellSet) -> [u64; WORDS] {
+pub(super) fn words_of(set: &CellSet) -> [u64; WORDS] {
     let mut w = [0; WORDS];
     w.copy_from_slice(&set.words()[..WORDS]);
     w
@@ -72,7 +160,7 @@ struct Job<'a> {
 }
 
 /// Bitboard helpers over `N` words.
-mod bits {
+pub(super) mod bits {
     #[inline(always)]
     pub fn shl<const N: usize>(x: &[u64; N], s: u32) -> [u64; N] {
         if s == 0 {
@@ -103,43 +191,12 @@ mod bits {
 impl Dist01 {
     pub fn new() -> Dist01 {
         Dist01 {
-            masks: Masks {
-                shape: (0, 0),
-                words: 0,
-                board: [0; WORDS],
-                not_first: [0; WORDS],
-                not_last: [0; WORDS],
-                edges: [[0; WORDS]; 4],
-            },
+            masks: Masks::new(),
         }
     }
 
     fn prepare(&mut self, pos: &Position) {
-        let g = pos.geometry();
-        let shape = (g.width(), g.height());
-        if self.masks.shape == shape {
-            return;
-        }
-        let m = &mut self.masks;
-        m.shape = shape;
-        m.words = g.num_cells().div_ceil(64);
-        m.board = words_of(g.all_cells());
-        let mut first = CellSet::EMPTY;
-        let mut last = CellSet::EMPTY;
-        for c in g.cells() {
-            let (col, _) = g.coords(c);
-            if col == 0 {
-                first.insert(c);
-            }
-            if col + 1 == g.width() {
-                last.insert(c);
-            }
-        }
-        m.not_first = words_of(&g.all_cells().difference(&first));
-        m.not_last = words_of(&g.all_cells().difference(&last));
-        for e in Edge::ALL {
-            m.edges[e as usize] = words_of(g.edge_cells(e));
-        }
+        self.masks.prepare(pos);
     }
 
     /// How many more stones `color` needs to join its two edges: 0 when it
@@ -249,7 +306,7 @@ fn dispatch(m: &Masks, job: Job, reached: Option<&mut [u64; WORDS]>) -> u16 {
 }
 
 #[inline(always)]
-fn load<const N: usize>(x: &[u64]) -> [u64; N] {
+pub(super) fn load<const N: usize>(x: &[u64]) -> [u64; N] {
     let mut o = [0; N];
     o.copy_from_slice(&x[..N]);
     o
@@ -258,28 +315,11 @@ fn load<const N: usize>(x: &[u64]) -> [u64; N] {
 /// The layered expansion on `N`-word bitboards. Returns the first layer
 /// touching the target (when asked to stop there) or `UNREACHABLE`.
 fn expand<const N: usize>(m: &Masks, job: Job, reached: Option<&mut [u64; WORDS]>) -> u16 {
-    let w = m.shape.0 as u32;
-    let board: [u64; N] = load(&m.board);
-    let nf: [u64; N] = load(&m.not_first);
-    let nl: [u64; N] = load(&m.not_last);
     let own: [u64; N] = load(job.own);
     let empty: [u64; N] = load(job.empty);
     let from: [u64; N] = load(job.from);
     let to: [u64; N] = load(job.to);
-    let dilate = |s: &[u64; N]| -> [u64; N] {
-        let a = bits::shl(s, 1);
-        let b = bits::shr(s, 1);
-        let c = bits::shl(s, w);
-        let d = bits::shr(s, w);
-        let e = bits::shl(s, w - 1);
-        let f = bits::shr(s, w - 1);
-        let mut o = [0; N];
-        for k in 0..N {
-            o[k] = ((a[k] & nf[k]) | (b[k] & nl[k]) | c[k] | d[k] | (e[k] & nl[k]) | (f[k] & nf[k]))
-                & board[k];
-        }
-        o
-    };
+    let dilate = |s: &[u64; N]| m.dilate(s);
     // Closes a set under steps onto own stones.
     let flood = |mut r: [u64; N]| -> [u64; N] {
         loop {

@@ -72,7 +72,11 @@ pub enum EvalKind {
 }
 
 impl EvalKind {
-    pub const ALL: [EvalKind; 3] = [EvalKind::Dist01, EvalKind::TwoDistance, EvalKind::Resistance];
+    pub const ALL: [EvalKind; 3] = [
+        EvalKind::Dist01,
+        EvalKind::TwoDistance,
+        EvalKind::Resistance,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -105,7 +109,9 @@ impl FromStr for EvalKind {
         EvalKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown evaluation '{s}': expected dist01, twodist or resistance"))
+            .ok_or_else(|| {
+                format!("unknown evaluation '{s}': expected dist01, twodist or resistance")
+            })
     }
 }
 
@@ -176,6 +182,10 @@ impl Evaluator for Dist01Eval {
     }
 
     fn measures(&mut self, pos: &Position) -> [f64; 2] {
-        Color::BOTH.map(|c| self.bfs.distance(pos, c).map_or(f64::INFINITY, |d| d as f64))
+        Color::BOTH.map(|c| {
+            self.bfs
+                .distance(pos, c)
+                .map_or(f64::INFINITY, |d| d as f64)
+        })
     }
 }

@@ -136,7 +136,11 @@ impl ResistanceEval {
         let g = pos.geometry();
         let n = g.num_cells();
         let k = color.index();
-        let line = if color == Color::Black { g.width() } else { g.height() };
+        let line = if color == Color::Black {
+            g.width()
+        } else {
+            g.height()
+        };
         let band = line.min(n);
         let src = n as u16;
         let (from, to) = color.edges();
@@ -499,8 +503,13 @@ mod tests {
             }
             let [pb, pw] = e.measures(&p);
             let [mb, mw] = e.measures(&m);
-            let close = |a: f64, b: f64| (a.is_infinite() && b.is_infinite()) || (a - b).abs() <= 1e-9 * a.max(1.0);
-            assert!(close(pb, mw) && close(pw, mb), "{n}: {pb} {pw} vs {mb} {mw}");
+            let close = |a: f64, b: f64| {
+                (a.is_infinite() && b.is_infinite()) || (a - b).abs() <= 1e-9 * a.max(1.0)
+            };
+            assert!(
+                close(pb, mw) && close(pw, mb),
+                "{n}: {pb} {pw} vs {mb} {mw}"
+            );
         }
     }
 

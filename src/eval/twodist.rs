@@ -163,14 +163,26 @@ impl TwoDistanceEval {
 
     fn score(pos: &Position, own: Side, opp: Side) -> i32 {
         let far = 4 * pos.geometry().num_cells() as i32;
-        let p = |s: Side| if s.pot == FAR as u32 { far } else { s.pot as i32 };
+        let p = |s: Side| {
+            if s.pot == FAR as u32 {
+                far
+            } else {
+                s.pot as i32
+            }
+        };
         let tie = ((own.count as i32 - opp.count as i32) * 8).clamp(-80, 80);
         100 * (p(opp) - p(own)) + tie
     }
 }
 
 #[inline]
-fn notify(dist: &mut [u16; MAX_CELLS], count: &mut [u8; MAX_CELLS], next: &mut Vec<u16>, y: usize, level: u16) {
+fn notify(
+    dist: &mut [u16; MAX_CELLS],
+    count: &mut [u8; MAX_CELLS],
+    next: &mut Vec<u16>,
+    y: usize,
+    level: u16,
+) {
     if dist[y] != FAR {
         return;
     }
@@ -212,7 +224,11 @@ impl Evaluator for TwoDistanceEval {
                 values[c.index()] += (6 - slack).max(0) * 80;
             }
         }
-        Self::score(pos, sides[to_move.index()], sides[to_move.opponent().index()])
+        Self::score(
+            pos,
+            sides[to_move.index()],
+            sides[to_move.opponent().index()],
+        )
     }
 
     fn measures(&mut self, pos: &Position) -> [f64; 2] {

@@ -34,30 +34,56 @@ pub enum Command {
     KnownCommand(String),
     ListCommands,
     Quit,
-    BoardSize { width: usize, height: usize },
+    BoardSize {
+        width: usize,
+        height: usize,
+    },
     ClearBoard,
     Play(Color, MoveArg),
     /// `genmove` (plays the move) and `reg_genmove` (does not).
-    GenMove { color: Color, play: bool },
+    GenMove {
+        color: Color,
+        play: bool,
+    },
     Undo,
     ShowBoard,
     FinalScore,
     AllLegalMoves(Color),
-    LoadSgf { path: String, move_number: Option<usize> },
+    LoadSgf {
+        path: String,
+        move_number: Option<usize>,
+    },
     PrintSgf(Option<String>),
     /// A position from a text diagram file.
-    LoadBoard { path: String, letters: Letters },
+    LoadBoard {
+        path: String,
+        letters: Letters,
+    },
     /// The position as SVG, answered or written to a file.
     ShowBoardSvg(Option<String>),
-    TimeLeft { color: Color, seconds: f64, stones: Option<u32> },
-    TimeSettings { main: f64, byo_time: f64, byo_stones: u32 },
+    TimeLeft {
+        color: Color,
+        seconds: f64,
+        stones: Option<u32>,
+    },
+    TimeSettings {
+        main: f64,
+        byo_time: f64,
+        byo_stones: u32,
+    },
     ParamGame(ParamSetting),
     ParamFerrohex(ParamSetting),
     AnalyzeCommands,
     /// Per-cell values of an evaluation (`None`: the search's own).
-    EvalCells { kind: Option<EvalKind>, color: Color },
+    EvalCells {
+        kind: Option<EvalKind>,
+        color: Color,
+    },
     /// Scores and each side's measure under the given evaluations.
-    EvalSummary { kinds: Vec<EvalKind>, color: Color },
+    EvalSummary {
+        kinds: Vec<EvalKind>,
+        color: Color,
+    },
     /// The principal variation of the last search.
     Pv,
     /// GoGui's declaration that `# interrupt` lines are understood.
@@ -96,7 +122,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("showboard", "showboard"),
     ("showboard-svg", "showboard-svg [FILE]"),
     ("time_left", "time_left COLOR SECONDS [STONES]"),
-    ("time_settings", "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES"),
+    (
+        "time_settings",
+        "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES",
+    ),
     ("undo", "undo"),
     ("version", "version"),
 ];

@@ -41,7 +41,11 @@ pub fn execute(
         Command::Name => Ok("ferrohex".into()),
         Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
         Command::KnownCommand(name) => Ok(is_known(&name.to_ascii_lowercase()).to_string()),
-        Command::ListCommands => Ok(COMMANDS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join("\n")),
+        Command::ListCommands => Ok(COMMANDS
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join("\n")),
         Command::Quit => return (Ok(String::new()), Flow::Quit),
         Command::BoardSize { width, height } => done(engine.boardsize(*width, *height)),
         Command::ClearBoard => {
@@ -60,11 +64,19 @@ pub fn execute(
         Command::LoadBoard { path, letters } => done(engine.load_diagram(path, *letters)),
         Command::ShowBoardSvg(None) => Ok(engine.svg()),
         Command::ShowBoardSvg(Some(path)) => done(engine.save_svg(path)),
-        Command::TimeLeft { color, seconds, stones } => {
+        Command::TimeLeft {
+            color,
+            seconds,
+            stones,
+        } => {
             engine.time_left(*color, *seconds, *stones);
             Ok(String::new())
         }
-        Command::TimeSettings { main, byo_time, byo_stones } => {
+        Command::TimeSettings {
+            main,
+            byo_time,
+            byo_stones,
+        } => {
             engine.time_settings(*main, *byo_time, *byo_stones);
             Ok(String::new())
         }

@@ -86,7 +86,11 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<R
     }
 }
 
-fn write_answer<W: Write>(output: &RefCell<W>, id: Option<u64>, answer: &Result<String, String>) -> io::Result<()> {
+fn write_answer<W: Write>(
+    output: &RefCell<W>,
+    id: Option<u64>,
+    answer: &Result<String, String>,
+) -> io::Result<()> {
     let mut out = output.borrow_mut();
     out.write_all(response::format(id, answer).as_bytes())?;
     out.flush()

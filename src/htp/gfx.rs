@@ -21,11 +21,10 @@ pub fn search_block(geometry: &Geometry, to_move: Color, r: &SearchReport) -> St
     } else {
         r.score.to_string()
     };
-    let label = r
-        .pv
-        .first()
-        .map(|&c| format!("LABEL {} {value}\n", geometry.name(c)))
-        .unwrap_or_default();
+    let label =
+        r.pv.first()
+            .map(|&c| format!("LABEL {} {value}\n", geometry.name(c)))
+            .unwrap_or_default();
     let secs = r.elapsed.as_secs_f64();
     format!(
         "gogui-gfx:\nab\n{var}\n{label}TEXT depth {} score {value} nodes {} nps {:.0} time {secs:.2}s\n\n",

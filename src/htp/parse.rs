@@ -54,7 +54,8 @@ pub fn clean(raw: &str) -> Option<String> {
 pub fn is_interrupt(raw: &str) -> bool {
     let t: String = raw.chars().filter(|c| !c.is_control()).collect();
     let t = t.trim();
-    t.strip_prefix('#').is_some_and(|rest| rest.trim() == "interrupt")
+    t.strip_prefix('#')
+        .is_some_and(|rest| rest.trim() == "interrupt")
 }
 
 type Res<'a, T> = IResult<&'a str, T>;
@@ -115,7 +116,10 @@ fn move_arg(i: &str) -> Res<'_, MoveArg> {
 }
 
 /// A whole token with one of the parsers above.
-fn whole<'a, T>(mut p: impl Parser<&'a str, Output = T, Error = nom::error::Error<&'a str>>, s: &'a str) -> Option<T> {
+fn whole<'a, T>(
+    mut p: impl Parser<&'a str, Output = T, Error = nom::error::Error<&'a str>>,
+    s: &'a str,
+) -> Option<T> {
     all_consuming(|i| p.parse(i)).parse(s).ok().map(|(_, v)| v)
 }
 
@@ -124,23 +128,26 @@ fn arg_color(s: &str) -> Result<Color, String> {
 }
 
 fn arg_move(s: &str) -> Result<MoveArg, String> {
-    whole(move_arg, s).ok_or_else(|| format!("invalid move: {s} (a cell such as f6, or swap-pieces)"))
+    whole(move_arg, s)
+        .ok_or_else(|| format!("invalid move: {s} (a cell such as f6, or swap-pieces)"))
 }
 
 fn arg_count<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
-    let digits = whole(digit1, s).ok_or_else(|| format!("invalid {what}: {s} (expected a whole number)"))?;
-    digits.parse().map_err(|_| format!("invalid {what}: {s} (too large)"))
+    let digits =
+        whole(digit1, s).ok_or_else(|| format!("invalid {what}: {s} (expected a whole number)"))?;
+    digits
+        .parse()
+        .map_err(|_| format!("invalid {what}: {s} (too large)"))
 }
 
 fn arg_seconds(s: &str, what: &str) -> Result<f64, String> {
-    let v: f64 = whole(
-        nom::number::complete::recognize_float,
-        s,
-    )
-    .and_then(|t| t.parse().ok())
-    .ok_or_else(|| format!("invalid {what}: {s} (expected seconds)"))?;
+    let v: f64 = whole(nom::number::complete::recognize_float, s)
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| format!("invalid {what}: {s} (expected seconds)"))?;
     if !v.is_finite() || v < 0.0 || v > 1.0e9 {
-        return Err(format!("invalid {what}: {s} (expected 0 to 1000000000 seconds)"));
+        return Err(format!(
+            "invalid {what}: {s} (expected 0 to 1000000000 seconds)"
+        ));
     }
     Ok(v)
 }
@@ -165,7 +172,10 @@ fn command(name: &str, args: &[&str]) -> Result<Command, String> {
         ("quit", []) => Command::Quit,
         ("boardsize", [n]) => {
             let n = arg_count(n, "board size")?;
-            Command::BoardSize { width: n, height: n }
+            Command::BoardSize {
+                width: n,
+                height: n,
+            }
         }
         ("boardsize", [w, h]) => Command::BoardSize {
             width: arg_count(w, "board width")?,
@@ -173,22 +183,40 @@ fn command(name: &str, args: &[&str]) -> Result<Command, String> {
         },
         ("clear_board", []) => Command::ClearBoard,
         ("play", [c, m]) => Command::Play(arg_color(c)?, arg_move(m)?),
-        ("genmove", [c]) => Command::GenMove { color: arg_color(c)?, play: true },
-        ("reg_genmove", [c]) => Command::GenMove { color: arg_color(c)?, play: false },
+        ("genmove", [c]) => Command::GenMove {
+            color: arg_color(c)?,
+            play: true,
+        },
+        ("reg_genmove", [c]) => Command::GenMove {
+            color: arg_color(c)?,
+            play: false,
+        },
         ("undo", []) => Command::Undo,
         ("showboard", []) => Command::ShowBoard,
         ("final_score", []) => Command::FinalScore,
         ("all_legal_moves", [c]) => Command::AllLegalMoves(arg_color(c)?),
-        ("loadsgf", [f]) => Command::LoadSgf { path: f.to_string(), move_number: None },
+        ("loadsgf", [f]) => Command::LoadSgf {
+            path: f.to_string(),
+            move_number: None,
+        },
         ("loadsgf", [f, n]) => {
             let n: usize = arg_count(n, "move number")?;
             if n == 0 {
                 return Err("invalid move number: 0 (moves count from 1)".into());
             }
-            Command::LoadSgf { path: f.to_string(), move_number: Some(n) }
+            Command::LoadSgf {
+                path: f.to_string(),
+                move_number: Some(n),
+            }
         }
-        ("loadboard", [f]) => Command::LoadBoard { path: f.to_string(), letters: Letters::default() },
-        ("loadboard", [f, l]) => Command::LoadBoard { path: f.to_string(), letters: l.parse()? },
+        ("loadboard", [f]) => Command::LoadBoard {
+            path: f.to_string(),
+            letters: Letters::default(),
+        },
+        ("loadboard", [f, l]) => Command::LoadBoard {
+            path: f.to_string(),
+            letters: l.parse()?,
+        },
         ("showboard-svg", []) => Command::ShowBoardSvg(None),
         ("showboard-svg", [f]) => Command::ShowBoardSvg(Some(f.to_string())),
         ("printsgf", []) => Command::PrintSgf(None),
@@ -209,12 +237,30 @@ fn command(name: &str, args: &[&str]) -> Result<Command, String> {
         ("param_game", a) => Command::ParamGame(param(a).ok_or_else(wrong)?),
         ("param_ferrohex", a) => Command::ParamFerrohex(param(a).ok_or_else(wrong)?),
         ("hexgui-analyze_commands", []) => Command::AnalyzeCommands,
-        ("eval", [c]) => Command::EvalCells { kind: None, color: arg_color(c)? },
-        ("eval-dist", [c]) => Command::EvalCells { kind: Some(EvalKind::Dist01), color: arg_color(c)? },
-        ("eval-twod", [c]) => Command::EvalCells { kind: Some(EvalKind::TwoDistance), color: arg_color(c)? },
-        ("eval-resist-cells", [c]) => Command::EvalCells { kind: Some(EvalKind::Resistance), color: arg_color(c)? },
-        ("eval-resist", [c]) => Command::EvalSummary { kinds: vec![EvalKind::Resistance], color: arg_color(c)? },
-        ("eval-summary", [c]) => Command::EvalSummary { kinds: EvalKind::ALL.to_vec(), color: arg_color(c)? },
+        ("eval", [c]) => Command::EvalCells {
+            kind: None,
+            color: arg_color(c)?,
+        },
+        ("eval-dist", [c]) => Command::EvalCells {
+            kind: Some(EvalKind::Dist01),
+            color: arg_color(c)?,
+        },
+        ("eval-twod", [c]) => Command::EvalCells {
+            kind: Some(EvalKind::TwoDistance),
+            color: arg_color(c)?,
+        },
+        ("eval-resist-cells", [c]) => Command::EvalCells {
+            kind: Some(EvalKind::Resistance),
+            color: arg_color(c)?,
+        },
+        ("eval-resist", [c]) => Command::EvalSummary {
+            kinds: vec![EvalKind::Resistance],
+            color: arg_color(c)?,
+        },
+        ("eval-summary", [c]) => Command::EvalSummary {
+            kinds: EvalKind::ALL.to_vec(),
+            color: arg_color(c)?,
+        },
         ("ferrohex-pv", []) => Command::Pv,
         ("gogui-interrupt", []) => Command::GoguiInterrupt,
         (n, _) if is_known(n) => return Err(wrong()),
@@ -251,8 +297,14 @@ pub fn parse_line(raw: &str) -> Option<Result<Request, Failure>> {
     let name = name.to_ascii_lowercase();
     Some(
         command(&name, &args)
-            .map(|command| Request { id: Some(id), command })
-            .map_err(|message| Failure { id: Some(id), message }),
+            .map(|command| Request {
+                id: Some(id),
+                command,
+            })
+            .map_err(|message| Failure {
+                id: Some(id),
+                message,
+            }),
     )
 }
 
@@ -270,9 +322,27 @@ mod tests {
 
     #[test]
     fn ids_comments_and_spacing() {
-        assert_eq!(ok("12 name"), Request { id: Some(12), command: Command::Name });
-        assert_eq!(ok("  \tname  # hi"), Request { id: None, command: Command::Name });
-        assert_eq!(ok("name\r"), Request { id: None, command: Command::Name });
+        assert_eq!(
+            ok("12 name"),
+            Request {
+                id: Some(12),
+                command: Command::Name
+            }
+        );
+        assert_eq!(
+            ok("  \tname  # hi"),
+            Request {
+                id: None,
+                command: Command::Name
+            }
+        );
+        assert_eq!(
+            ok("name\r"),
+            Request {
+                id: None,
+                command: Command::Name
+            }
+        );
         assert_eq!(parse_line("# just a comment"), None);
         assert_eq!(parse_line("   \t \r"), None);
         assert_eq!(err("7").id, Some(7));
@@ -287,28 +357,59 @@ mod tests {
         assert_eq!(ok("play W F6").command, want);
         assert_eq!(ok("play white f6").command, want);
         assert_eq!(ok("PLAY w f6").command, want);
-        assert_eq!(ok("play w Swap-Pieces").command, Command::Play(Color::White, MoveArg::Swap));
-        assert_eq!(ok("play b z26").command, Command::Play(Color::Black, MoveArg::Cell { col: 25, row: 25 }));
-        for bad in ["play x f6", "play b f0", "play b 6f", "play b ff6", "play b f06", "play b é6"] {
+        assert_eq!(
+            ok("play w Swap-Pieces").command,
+            Command::Play(Color::White, MoveArg::Swap)
+        );
+        assert_eq!(
+            ok("play b z26").command,
+            Command::Play(Color::Black, MoveArg::Cell { col: 25, row: 25 })
+        );
+        for bad in [
+            "play x f6",
+            "play b f0",
+            "play b 6f",
+            "play b ff6",
+            "play b f06",
+            "play b é6",
+        ] {
             assert!(err(bad).message.starts_with("invalid"), "{bad}");
         }
     }
 
     #[test]
     fn argument_counts_and_numbers() {
-        assert_eq!(ok("boardsize 4 5").command, Command::BoardSize { width: 4, height: 5 });
+        assert_eq!(
+            ok("boardsize 4 5").command,
+            Command::BoardSize {
+                width: 4,
+                height: 5
+            }
+        );
         assert!(err("play b").message.contains("usage: play COLOR MOVE"));
         assert!(err("boardsize -3").message.contains("invalid board size"));
-        assert!(err("boardsize 99999999999999999999999").message.contains("too large"));
+        assert!(
+            err("boardsize 99999999999999999999999")
+                .message
+                .contains("too large")
+        );
         assert!(err("loadsgf x.sgf 0").message.contains("move number"));
         assert_eq!(
             ok("time_left b 12.5 3").command,
-            Command::TimeLeft { color: Color::Black, seconds: 12.5, stones: Some(3) }
+            Command::TimeLeft {
+                color: Color::Black,
+                seconds: 12.5,
+                stones: Some(3)
+            }
         );
         assert!(err("time_left b -1").message.contains("invalid time"));
         assert!(err("time_left b nan").message.contains("invalid time"));
         assert_eq!(ok("param_game").command, Command::ParamGame(None));
-        assert!(err("param_game allow_swap").message.contains("wrong number"));
+        assert!(
+            err("param_game allow_swap")
+                .message
+                .contains("wrong number")
+        );
     }
 
     #[test]

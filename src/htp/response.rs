@@ -36,6 +36,9 @@ mod tests {
         assert_eq!(format(None, &Ok(String::new())), "= \n\n");
         assert_eq!(format(Some(12), &Ok("e5".into())), "=12 e5\n\n");
         assert_eq!(format(Some(3), &Err("bad".into())), "?3 bad\n\n");
-        assert_eq!(format(None, &Ok("\n a b\n\n1 . .\n".into())), "= \n a b\n1 . .\n\n");
+        assert_eq!(
+            format(None, &Ok("\n a b\n\n1 . .\n".into())),
+            "= \n a b\n1 . .\n\n"
+        );
     }
 }

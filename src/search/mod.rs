@@ -232,7 +232,10 @@ impl Searcher {
             {
                 Ok(p) => self.pool = Some(p),
                 Err(e) => {
-                    log::warn!("cannot start {} search threads ({e}); using one", self.threads);
+                    log::warn!(
+                        "cannot start {} search threads ({e}); using one",
+                        self.threads
+                    );
                     self.threads = 1;
                 }
             }
@@ -418,7 +421,12 @@ impl Searcher {
             _ => (params.width, u32::MAX),
         };
         let empties = pos.empty_cells().len() as u32;
-        let max_depth = params.max_depth.unwrap_or(u32::MAX).min(depth_cap).min(empties).max(1);
+        let max_depth = params
+            .max_depth
+            .unwrap_or(u32::MAX)
+            .min(depth_cap)
+            .min(empties)
+            .max(1);
         let nthreads = self.threads.max(1);
         while self.workers.len() < nthreads {
             self.workers.push(Worker::new(pos.clone(), params.eval));
@@ -437,8 +445,8 @@ impl Searcher {
             deadline: Some(deadline),
             width,
         };
-        let done = |decision: Cell, score: i32, depth: u32, nodes: u64, pv: Vec<Cell>| {
-            SearchOutcome {
+        let done =
+            |decision: Cell, score: i32, depth: u32, nodes: u64, pv: Vec<Cell>| SearchOutcome {
                 decision: if params.resign && score_is_loss(score) {
                     Decision::Resign
                 } else {
@@ -449,8 +457,7 @@ impl Searcher {
                 nodes,
                 pv,
                 elapsed: start.elapsed(),
-            }
-        };
+            };
 
         // Tactics before any search.
         let w0 = &mut self.workers[0];
@@ -478,7 +485,14 @@ impl Searcher {
         let mut ebf = 4.0f64;
         for depth in 1..=max_depth {
             let iter_start = Instant::now();
-            let Some((scores, best_idx)) = Self::root_iteration(&mut self.workers, self.pool.as_ref(), &sh, depth, to_move, &moves) else {
+            let Some((scores, best_idx)) = Self::root_iteration(
+                &mut self.workers,
+                self.pool.as_ref(),
+                &sh,
+                depth,
+                to_move,
+                &moves,
+            ) else {
                 break;
             };
             let score = scores[best_idx];
@@ -624,7 +638,10 @@ impl Searcher {
             (t0.elapsed() - t_first).as_secs_f64()
         );
         let (_, idx) = *best.lock().unwrap_or_else(|e| e.into_inner());
-        Some((scores.iter().map(|s| s.load(Ordering::Relaxed)).collect(), idx))
+        Some((
+            scores.iter().map(|s| s.load(Ordering::Relaxed)).collect(),
+            idx,
+        ))
     }
 }
 
@@ -840,10 +857,7 @@ mod tests {
     #[test]
     fn search_wins_at_once_and_blocks() {
         for eval in EvalKind::ALL {
-            let params = SearchParams {
-                eval,
-                ..params1(4)
-            };
+            let params = SearchParams { eval, ..params1(4) };
             let p = pos_from(5, &["c1", "c2", "c3", "c4"], &["a1", "b3", "e2"]);
             let out = run(&p, Color::Black, &params);
             assert!(["b5", "c5"].contains(&p.geometry().name(moved(&out)).as_str()));
@@ -872,7 +886,11 @@ mod tests {
             let c = moved(&out);
             let mut q = p.clone();
             q.play(Color::Black, c);
-            assert!(!solve(&mut q, Color::White), "{eval}: {} does not win", p.geometry().name(c));
+            assert!(
+                !solve(&mut q, Color::White),
+                "{eval}: {} does not win",
+                p.geometry().name(c)
+            );
         }
     }
 
@@ -894,7 +912,12 @@ mod tests {
             let winning = solve(&mut q, me);
             q.play(me, c);
             let wins_now = q.has_won(me) || !solve(&mut q, me.opponent());
-            assert_eq!(winning, wins_now, "{n}x{n} {b:?} {w:?} played {}", p.geometry().name(c));
+            assert_eq!(
+                winning,
+                wins_now,
+                "{n}x{n} {b:?} {w:?} played {}",
+                p.geometry().name(c)
+            );
         }
     }
 

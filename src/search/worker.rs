@@ -34,8 +34,7 @@ impl Shared<'_> {
     }
 
     fn poll(&self) {
-        if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.abort.store(true, Ordering::Relaxed);
         }
     }

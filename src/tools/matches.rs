@@ -67,7 +67,6 @@ use summary::Summary;
 ///   ferrohex match A B --shard 3/100 --results results-3.jsonl
 ///   ferrohex match --summarize results-*.jsonl
 #[derive(clap::Args, Debug)]
-#[command(verbatim_doc_comment)]
 pub struct Args {
     /// The two engines' shell commands (run with `sh -c`); with
     /// --summarize, the result files to merge.
@@ -109,7 +108,7 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     name2: Option<String>,
     /// Games played at once, each job with its own pair of engine processes.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     jobs: u64,
     /// Write each game as FOLDER/game-NNNNN.sgf.
     #[arg(long, value_name = "FOLDER")]

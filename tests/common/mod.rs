@@ -12,7 +12,9 @@ pub fn binary() -> &'static str {
 
 /// A folder of test data shipped with the repository.
 pub fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
 }
 
 /// Runs the engine on `input` (fast settings) and returns its whole output.
@@ -46,7 +48,10 @@ pub fn run_raw(args: &[&str], input: &[u8]) -> Output {
 /// Panics if the framing is broken (an answer not starting with = or ?).
 pub fn answers(stdout: &[u8]) -> Vec<String> {
     let text = String::from_utf8(stdout.to_vec()).expect("stdout is UTF-8");
-    assert!(text.is_empty() || text.ends_with("\n\n"), "output must end with a blank line: {text:?}");
+    assert!(
+        text.is_empty() || text.ends_with("\n\n"),
+        "output must end with a blank line: {text:?}"
+    );
     let mut out = Vec::new();
     for block in text.split_terminator("\n\n") {
         assert!(
@@ -66,7 +71,12 @@ pub fn session(input: &str) -> Vec<String> {
 
 pub fn session_with(args: &[&str], input: &str) -> Vec<String> {
     let out = run_raw(args, input.as_bytes());
-    assert!(out.status.success(), "exit status {:?}, stderr {}", out.status, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "exit status {:?}, stderr {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     answers(&out.stdout)
 }
 
@@ -88,7 +98,11 @@ impl Engine {
             .expect("start ferrohex");
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
-        Engine { child, stdin, stdout }
+        Engine {
+            child,
+            stdin,
+            stdout,
+        }
     }
 
     pub fn send(&mut self, line: &str) {
