@@ -7,6 +7,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod htp;
+pub mod knowledge;
 pub mod search;
 pub mod sgf;
 pub mod textboard;

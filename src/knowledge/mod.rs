@@ -1,0 +1,1 @@
+//! Hex knowledge: virtual connections, mustplay, inferior cells (issue 4, being written).
