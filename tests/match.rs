@@ -132,6 +132,9 @@ fn ferrohex_against_itself_on_a_tiny_board() {
         "2",
         "--time",
         "0.05",
+        // Generous, so that a loaded test machine does not lose on time.
+        "--timeout",
+        "30",
         "--setup1",
         "param_ferrohex max_time 0.05; param_ferrohex level easy",
         "--sgf-dir",
@@ -434,6 +437,9 @@ fn bad_arguments_are_refused() {
     // An engine that is not there at all stops the match at once.
     let (report, code) = run_match(&["exit 0", &ferrohex(), "--size", "3"]);
     assert_eq!(code, Some(2), "{report}");
-    assert!(report.contains("engine 1 (exit 0) does not answer name"), "{report}");
+    assert!(
+        report.contains("engine 1 (exit 0) does not answer name"),
+        "{report}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

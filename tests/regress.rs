@@ -211,3 +211,46 @@ done
     assert_eq!(code, Some(1));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn an_engine_that_cannot_come_back_aborts_the_file() {
+    let dir = temp_dir("abort");
+    // Works once; started again, it ends at once.
+    let marker = dir.join("started");
+    let engine = dir.join("once.sh");
+    std::fs::write(
+        &engine,
+        format!(
+            r#"[ -e {m} ] && exit 0
+touch {m}
+while read -r line; do
+  case "$line" in
+    *hang*) sleep 30 ;;
+    *) printf '=\n\n' ;;
+  esac
+done
+"#,
+            m = marker.display()
+        ),
+    )
+    .unwrap();
+    let file = dir.join("t.tst");
+    std::fs::write(&file, "boardsize 3\n10 hang\n20 name\n").unwrap();
+    let cmd = format!("sh {}", engine.display());
+    let (report, code) = regress(&["--engine", &cmd, "--timeout", "0.3", file.to_str().unwrap()]);
+    assert!(
+        line_of(&report, "t.tst", 10).contains("the rest of the file is skipped"),
+        "{report}"
+    );
+    assert!(
+        report.contains("t.tst: aborted: the restarted engine fails too"),
+        "{report}"
+    );
+    assert!(!report.contains("t.tst    20"), "{report}");
+    assert_eq!(
+        report.lines().last().unwrap(),
+        "0 passed, 1 failed (0 unexpected passes, 0 expected failures), 1 file aborted"
+    );
+    assert_eq!(code, Some(2));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -14,6 +14,8 @@
 //! number of words, so each board size runs a loop of fixed length; no
 //! allocation per call.
 
+#![allow(clippy::needless_range_loop)] // word-parallel loops index several arrays at once
+
 use crate::board::{CellSet, Color, Edge, MAX_CELLS, Position};
 
 /// The distance of a cell (or a player) that cannot be reached.

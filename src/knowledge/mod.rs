@@ -1,1 +1,237 @@
-//! Hex knowledge: virtual connections, mustplay, inferior cells (issue 4, being written).
+//! Hex knowledge (issue 4): virtual connections built by H-search and kept
+//! up to date move by move, edge templates, decided positions, mustplay and
+//! inferior cell analysis, with the text answers HexGui's analysis commands
+//! show.
+//!
+//! The search uses [`Knowledge`]: build it once for the root position, then
+//! `play`/`undo` along with the search's own make/unmake; ask `decided`,
+//! `winning_key`, `mustplay` and `consider_set` at each node.
+//!
+//! Sub-modules:
+//! - [`vc`]: one colour's connections ([`VcGraph`]), H-search with AND/OR
+//!   rules, superset pruning, limits, incremental play and exact undo;
+//! - [`templates`]: edge templates H-search misses (IVa and the 2nd-row
+//!   ladder pieces), valid on every board size and edge;
+//! - [`ice`]: dead, captured and permanently inferior cells filled to a
+//!   fixpoint; vulnerable and dominated cells;
+//! - [`gui`]: the `vc-build` answer and connection / mustplay listings;
+//! - [`verify`]: a brute-force checker of connections, for tests.
+
+pub mod gui;
+pub mod ice;
+pub mod templates;
+pub mod vc;
+pub mod verify;
+
+use std::sync::Arc;
+
+use crate::board::{Cell, CellSet, Color, Edge, Geometry, Position};
+
+pub use ice::{Inferior, analyze, fill_in};
+pub use vc::{Node, PairList, Semi, VcGraph, VcParams};
+
+/// One end of a connection: a cell (empty or a stone, standing for its
+/// group) or one of the four edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Endpoint {
+    Cell(Cell),
+    Edge(Edge),
+}
+
+impl Endpoint {
+    /// Parses a cell name or an edge name (`north`/`top`, `south`/`bottom`,
+    /// `west`/`left`, `east`/`right`, any case).
+    pub fn parse(g: &Geometry, s: &str) -> Option<Endpoint> {
+        let edge = match s.to_ascii_lowercase().as_str() {
+            "north" | "top" | "n" => Some(Edge::North),
+            "south" | "bottom" | "s" => Some(Edge::South),
+            "west" | "left" | "w" => Some(Edge::West),
+            "east" | "right" | "e" => Some(Edge::East),
+            _ => None,
+        };
+        edge.map(Endpoint::Edge)
+            .or_else(|| g.parse_cell(s).map(Endpoint::Cell))
+    }
+
+    pub fn name(&self, g: &Geometry) -> String {
+        match self {
+            Endpoint::Cell(c) => g.name(*c),
+            Endpoint::Edge(e) => edge_name(*e).to_string(),
+        }
+    }
+}
+
+pub fn edge_name(e: Edge) -> &'static str {
+    match e {
+        Edge::North => "north",
+        Edge::South => "south",
+        Edge::West => "west",
+        Edge::East => "east",
+    }
+}
+
+/// Both colours' connections for a position, updated along a line of play.
+pub struct Knowledge {
+    pos: Position,
+    vcs: [VcGraph; 2],
+}
+
+impl Knowledge {
+    /// Builds both colours' connections for `pos` with default parameters.
+    pub fn new(pos: &Position) -> Knowledge {
+        Knowledge::with_params(pos, VcParams::default())
+    }
+
+    pub fn with_params(pos: &Position, params: VcParams) -> Knowledge {
+        Knowledge {
+            pos: pos.clone(),
+            vcs: [
+                VcGraph::build(pos, Color::Black, params),
+                VcGraph::build(pos, Color::White, params),
+            ],
+        }
+    }
+
+    /// The position the knowledge describes.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        self.pos.geometry()
+    }
+
+    pub fn shared_geometry(&self) -> &Arc<Geometry> {
+        self.pos.shared_geometry()
+    }
+
+    /// One colour's connections.
+    pub fn vcs(&self, color: Color) -> &VcGraph {
+        &self.vcs[color.index()]
+    }
+
+    /// Places a stone and updates both colours' connections incrementally.
+    pub fn play(&mut self, color: Color, cell: Cell) {
+        self.pos.play(color, cell);
+        for vc in &mut self.vcs {
+            vc.play(color, cell);
+        }
+    }
+
+    /// Takes back the last `play`, restoring the connections exactly.
+    pub fn undo(&mut self) {
+        self.pos.unplay();
+        for vc in &mut self.vcs {
+            vc.undo();
+        }
+    }
+
+    /// The winner, when the connections decide the game with `to_move` to
+    /// play: a finished game; an edge-to-edge full for either side; an
+    /// edge-to-edge semi for the mover; opponent semis whose carriers have
+    /// no common cell (every move loses).
+    pub fn decided(&self, to_move: Color) -> Option<Color> {
+        if let Some(w) = self.pos.winner() {
+            return Some(w);
+        }
+        for c in Color::BOTH {
+            if !self.vcs(c).edge_fulls().is_empty() {
+                return Some(c);
+            }
+        }
+        if !self.vcs(to_move).edge_semis().is_empty() {
+            return Some(to_move);
+        }
+        if self.mustplay(to_move).is_empty() {
+            return Some(to_move.opponent());
+        }
+        None
+    }
+
+    /// A winning move for `to_move` when its connections prove one: the key
+    /// of its smallest edge-to-edge semi, or a cell of its smallest
+    /// edge-to-edge full's carrier (any own stone keeps a full).
+    pub fn winning_key(&self, to_move: Color) -> Option<Cell> {
+        let vc = self.vcs(to_move);
+        if let Some(f) = vc.edge_fulls().iter().min_by_key(|c| c.len()) {
+            return f.iter().next().or_else(|| self.pos.empty_cells().iter().next());
+        }
+        vc.edge_semis()
+            .iter()
+            .min_by_key(|s| s.carrier.len())
+            .map(|s| s.key)
+    }
+
+    /// The moves that can avoid an immediate proven loss: the empty cells
+    /// in every carrier of the opponent's edge-to-edge semis (all empty
+    /// cells when it has none). Empty when the opponent already has an
+    /// edge-to-edge full or its semis' carriers share no cell: the position
+    /// is lost.
+    pub fn mustplay(&self, to_move: Color) -> CellSet {
+        let opp = self.vcs(to_move.opponent());
+        let empty = self.pos.empty_cells();
+        if self.pos.winner().is_some() || !opp.edge_fulls().is_empty() {
+            return CellSet::EMPTY;
+        }
+        opp.edge_semis()
+            .iter()
+            .fold(empty, |acc, s| acc.intersection(&s.carrier))
+    }
+
+    /// The moves worth searching: the mustplay minus cells that inferior
+    /// cell analysis fills or prunes (dead, captured, vulnerable,
+    /// dominated). Never empty while the mustplay is not: if the pruning
+    /// removes every move, the mustplay is returned.
+    pub fn consider_set(&self, to_move: Color) -> CellSet {
+        let must = self.mustplay(to_move);
+        if must.is_empty() {
+            return must;
+        }
+        let inf = analyze(&self.pos, to_move);
+        let kept = must.difference(&inf.pruned());
+        if kept.is_empty() { must } else { kept }
+    }
+
+    /// Number of (full, semi) connections stored for each colour.
+    pub fn counts(&self) -> [(usize, usize); 2] {
+        [self.vcs[0].counts(), self.vcs[1].counts()]
+    }
+}
+
+/// The connections between two endpoints for `color` as
+/// (full carriers, semis). Opponent stones and opponent edges have none.
+pub fn connections(vc: &VcGraph, a: Endpoint, b: Endpoint) -> (Vec<CellSet>, Vec<Semi>) {
+    let node = |e: Endpoint| match e {
+        Endpoint::Cell(c) => vc.node(c),
+        Endpoint::Edge(e) => {
+            let (e1, e2) = vc.color().edges();
+            (e == e1 || e == e2).then(|| vc.edge_node(e))
+        }
+    };
+    match (node(a), node(b)) {
+        (Some(x), Some(y)) if x != y => (vc.fulls(x, y).to_vec(), vc.semis(x, y).to_vec()),
+        (Some(_), Some(_)) => (vec![CellSet::EMPTY], Vec::new()),
+        _ => (Vec::new(), Vec::new()),
+    }
+}
+
+/// For benchmarks: builds both colours' connections of `pos` from scratch
+/// and returns how many (fulls, semis) were stored.
+pub fn bench_build(pos: &Position) -> usize {
+    let k = Knowledge::new(pos);
+    let [(a, b), (c, d)] = k.counts();
+    a + b + c + d
+}
+
+/// For benchmarks: plays each of `moves` (alternating colours from
+/// `first`) incrementally on `k` and undoes it again, returning a count so
+/// the work is not optimised away.
+pub fn bench_play_undo(k: &mut Knowledge, first: Color, moves: &[Cell]) -> usize {
+    let mut total = 0;
+    for &m in moves {
+        k.play(first, m);
+        total += usize::from(k.decided(first.opponent()).is_some());
+        k.undo();
+    }
+    total
+}

@@ -15,6 +15,9 @@ use crate::eval::{CellValues, EvalKind};
 /// The depth `ferrohex bench` searches to by default.
 pub const BENCH_DEPTH: u32 = 4;
 
+/// Total nodes of `bench(BENCH_DEPTH, 1, EvalKind::default())`.
+pub const BENCH_SIGNATURE: u64 = 39898;
+
 /// The bench positions: name, board size, moves from the empty board
 /// (Black first, alternating).
 pub const BENCH_POSITIONS: [(&str, usize, &str); 6] = [
@@ -135,4 +138,27 @@ pub fn eval_speed(eval: EvalKind, rounds: usize) -> (u64, Duration, Duration) {
     let cells = t.elapsed();
     std::hint::black_box(sink);
     (count, plain, cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The node-count signature of the fixed single-thread search. A change
+    /// to move ordering, pruning, tactics or the default evaluation changes
+    /// it; update the number deliberately when that is intended.
+    #[test]
+    fn bench_signature_is_stable() {
+        let r = bench(BENCH_DEPTH, 1, EvalKind::default());
+        let again = bench(BENCH_DEPTH, 1, EvalKind::default());
+        assert_eq!(
+            r.nodes, again.nodes,
+            "single-thread search is deterministic"
+        );
+        let moves: Vec<&str> = r.lines.iter().map(|l| l.best.as_str()).collect();
+        assert_eq!(
+            r.nodes, BENCH_SIGNATURE,
+            "bench signature changed; moves {moves:?}"
+        );
+    }
 }

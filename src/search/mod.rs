@@ -12,7 +12,8 @@ mod tt;
 mod worker;
 
 pub use bench::{
-    BENCH_DEPTH, BENCH_POSITIONS, BenchLine, BenchResult, bench, bench_position, eval_speed,
+    BENCH_DEPTH, BENCH_POSITIONS, BENCH_SIGNATURE, BenchLine, BenchResult, bench, bench_position,
+    eval_speed,
 };
 
 use std::sync::Mutex;
@@ -481,8 +482,11 @@ impl Searcher {
 
         let mut moves = w0.root_order(to_move);
         let mut best: Option<(Cell, i32, u32, Vec<Cell>)> = None;
+        // Growth of the iteration time from one depth to the next, for the
+        // last two depths: odd and even depths grow differently, so the
+        // prediction takes the larger.
         let mut last_iter = Duration::ZERO;
-        let mut ebf = 4.0f64;
+        let mut ratios = [4.0f64, 4.0];
         for depth in 1..=max_depth {
             let iter_start = Instant::now();
             let Some((scores, best_idx)) = Self::root_iteration(
@@ -531,23 +535,26 @@ impl Searcher {
                 break;
             }
             let this_iter = iter_start.elapsed();
-            if last_iter > Duration::from_millis(2) {
-                ebf = (this_iter.as_secs_f64() / last_iter.as_secs_f64()).clamp(1.5, 10.0);
+            if last_iter > Duration::from_millis(1) {
+                ratios = [
+                    ratios[1],
+                    (this_iter.as_secs_f64() / last_iter.as_secs_f64()).clamp(1.5, 12.0),
+                ];
             }
             last_iter = this_iter;
-            let predicted = this_iter.mul_f64(ebf);
+            // A depth that cannot finish in the budget is not started.
+            let predicted = this_iter.mul_f64(ratios[0].max(ratios[1]));
             if start.elapsed() + predicted > budget {
                 break;
             }
         }
         let nodes: u64 = self.workers.iter().map(|w| w.nodes).sum();
-        let out = match best {
+        match best {
             Some((cell, score, depth, pv)) => done(cell, score, depth, nodes, pv),
             // Not even depth 1 finished (stopped at once): the best-ordered
             // move.
             None => done(moves[0], 0, 0, nodes, vec![moves[0]]),
-        };
-        out
+        }
     }
 
     /// One iteration at the root: the first move alone with a full window,
@@ -819,17 +826,31 @@ mod tests {
     }
 
     /// Exhaustive minimax on a small board: does `me` (to move) win?
+    /// Memoised on the position hash.
     fn solve(pos: &mut Position, me: Color) -> bool {
-        let empties: Vec<Cell> = pos.empty_cells().iter().collect();
-        for c in empties {
-            pos.play(me, c);
-            let win = pos.has_won(me) || !solve(pos, me.opponent());
-            pos.unplay();
-            if win {
-                return true;
+        fn go(
+            pos: &mut Position,
+            me: Color,
+            memo: &mut std::collections::HashMap<u64, bool>,
+        ) -> bool {
+            let key = worker::tt_key(pos, me);
+            if let Some(&v) = memo.get(&key) {
+                return v;
             }
+            let empties: Vec<Cell> = pos.empty_cells().iter().collect();
+            let mut win = false;
+            for c in empties {
+                pos.play(me, c);
+                win = pos.has_won(me) || !go(pos, me.opponent(), memo);
+                pos.unplay();
+                if win {
+                    break;
+                }
+            }
+            memo.insert(key, win);
+            win
         }
-        false
+        go(pos, me, &mut std::collections::HashMap::new())
     }
 
     fn params1(depth: u32) -> SearchParams {

@@ -175,7 +175,7 @@ impl Worker {
         }
         // Stable: equal keys stay in cell order, so the search is
         // deterministic.
-        list.sort_by(|a, b| b.0.cmp(&a.0));
+        list.sort_by_key(|e| std::cmp::Reverse(e.0));
     }
 
     /// Negamax alpha-beta with PVS. `me` is to move, `ply` plies from root.

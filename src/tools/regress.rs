@@ -18,9 +18,12 @@
 //! and the set-up commands since the last `boardsize`, `clear_board` or
 //! `loadsgf` are sent again, so the file continues.
 //!
+//! If the engine cannot be restarted (or fails the replay), the rest of the
+//! file is skipped and reported as aborted.
+//!
 //! Exit status: 0 when every test not marked `*` passed (unexpected passes
 //! are fine), 1 when at least one failed, 2 when a file could not be read or
-//! parsed or the engine could not be started.
+//! parsed, the engine could not be started, or a file was aborted.
 
 #[path = "regress_regex.rs"]
 pub mod regex;
@@ -253,6 +256,8 @@ pub struct Counts {
     pub unexpected_passes: usize,
     pub expected_failures: usize,
     pub setup_errors: usize,
+    /// Files given up part-way because the engine could not be restarted.
+    pub aborted: usize,
 }
 
 impl Counts {
@@ -277,6 +282,7 @@ impl Counts {
         self.unexpected_passes += o.unexpected_passes;
         self.expected_failures += o.expected_failures;
         self.setup_errors += o.setup_errors;
+        self.aborted += o.aborted;
     }
 
     /// Failures of tests not marked `*`.
@@ -295,6 +301,13 @@ impl Counts {
             self.expected_failures,
             plural(self.expected_failures, "failure", "failures"),
         );
+        if self.aborted > 0 {
+            s.push_str(&format!(
+                ", {} {} aborted",
+                self.aborted,
+                plural(self.aborted, "file", "files")
+            ));
+        }
         if self.setup_errors > 0 {
             s.push_str(&format!(
                 ", {} set-up {}",
@@ -385,10 +398,16 @@ fn run_file(
         let t = Instant::now();
         let result = engine.send(&line, timeout);
         let elapsed = t.elapsed().as_secs_f64();
-        let restarted = if let Err(e) = &result {
-            Some(restart(&mut engine, &replay, timeout, e)?)
-        } else {
-            None
+        let mut aborted = None;
+        let restarted = match &result {
+            Err(e) => match restart(&mut engine, &replay, timeout, e) {
+                Ok(how) => how,
+                Err(why) => {
+                    aborted = Some(why);
+                    "the rest of the file is skipped".into()
+                }
+            },
+            Ok(_) => String::new(),
         };
         let succeeded = matches!(result, Ok(Answer { ok: true, .. }));
         if succeeded && (!step.is_test() || starts_new_game(&command)) {
@@ -396,7 +415,7 @@ fn run_file(
         }
         let answer = match &result {
             Ok(a) => one_line(&a.display()),
-            Err(e) => format!("({e}; {})", restarted.unwrap_or_default()),
+            Err(e) => format!("({e}; {restarted})"),
         };
         if !step.is_test() {
             if !succeeded {
@@ -408,34 +427,14 @@ fn run_file(
                     answer
                 );
             }
-            continue;
+        } else {
+            report_test(&name, step, &result, elapsed, &answer, &mut counts);
         }
-        let pass = match (&result, &step.expect) {
-            (Ok(a), Some(e)) => a.ok && e.accepts(&a.text),
-            (Ok(a), None) => a.ok,
-            (Err(_), _) => false,
-        };
-        let known_failure = step.expect.as_ref().is_some_and(|e| e.known_failure);
-        let outcome = match (pass, known_failure) {
-            (true, false) => Outcome::Passed,
-            (false, false) => Outcome::Failed,
-            (true, true) => Outcome::UnexpectedPass,
-            (false, true) => Outcome::ExpectedFailure,
-        };
-        counts.add(outcome);
-        let expected = match &step.expect {
-            Some(e) => format!("[{}]{}", e.text, if e.known_failure { "*" } else { "" }),
-            None => "success".into(),
-        };
-        out!(
-            "{name} {:>5} {:<17} {} => {}  expected {}  {:.2} s",
-            step.label(),
-            outcome.word(),
-            step.command,
-            answer,
-            expected,
-            elapsed
-        );
+        if let Some(why) = aborted {
+            counts.aborted += 1;
+            out!("{name}: aborted: {why}");
+            break;
+        }
     }
     drop(engine);
     out!(
@@ -444,6 +443,43 @@ fn run_file(
         started.elapsed().as_secs_f64()
     );
     Ok(counts)
+}
+
+/// Judges a test's answer, counts it and prints its line.
+fn report_test(
+    name: &str,
+    step: &Step,
+    result: &Result<Answer, HtpError>,
+    elapsed: f64,
+    answer: &str,
+    counts: &mut Counts,
+) {
+    let pass = match (result, &step.expect) {
+        (Ok(a), Some(e)) => a.ok && e.accepts(&a.text),
+        (Ok(a), None) => a.ok,
+        (Err(_), _) => false,
+    };
+    let known_failure = step.expect.as_ref().is_some_and(|e| e.known_failure);
+    let outcome = match (pass, known_failure) {
+        (true, false) => Outcome::Passed,
+        (false, false) => Outcome::Failed,
+        (true, true) => Outcome::UnexpectedPass,
+        (false, true) => Outcome::ExpectedFailure,
+    };
+    counts.add(outcome);
+    let expected = match &step.expect {
+        Some(e) => format!("[{}]{}", e.text, if e.known_failure { "*" } else { "" }),
+        None => "success".into(),
+    };
+    out!(
+        "{name} {:>5} {:<17} {} => {}  expected {}  {:.2} s",
+        step.label(),
+        outcome.word(),
+        step.command,
+        answer,
+        expected,
+        elapsed
+    );
 }
 
 /// Restarts the engine after `error` and replays the set-up; says what was
@@ -510,7 +546,7 @@ pub fn run(args: Args) -> ExitCode {
         ));
     }
     out!("{closing}");
-    if broken_files > 0 {
+    if broken_files > 0 || total.aborted > 0 {
         ExitCode::from(2)
     } else if total.unexpected_failures() > 0 {
         ExitCode::from(1)

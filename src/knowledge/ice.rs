@@ -1,0 +1,466 @@
+//! Inferior cell analysis: cells whose colour cannot change the result
+//! (filled in, to a fixpoint) and moves that can be pruned.
+//!
+//! The core test is *irrelevance*: an empty cell `c` is irrelevant to
+//! player K when no K winning chain needs it. Two sufficient conditions:
+//! - **clique**: K's view of `c`'s neighbourhood (empty cells, K groups, K
+//!   edges; a K group touching a K edge is part of that edge) is a clique.
+//!   Any K chain through `c` enters and leaves through two neighbourhood
+//!   items, which then touch directly, so `c` can be skipped;
+//! - **cut off**: `c`'s component in the graph of empty cells and K stones
+//!   does not touch both K edges.
+//!
+//! An opponent stone at a K-irrelevant cell never changes the result, and
+//! an opponent stone never hurts the opponent, so:
+//! - irrelevant to both players: **dead**, filled with either colour;
+//! - irrelevant to K only: **permanently inferior** for K, filled with the
+//!   opponent's colour;
+//! - **captured** by K: a pair of empty cells where, whichever the
+//!   opponent takes, K's answer at the other makes the opponent's stone
+//!   irrelevant to the opponent: both filled with K.
+//!
+//! Irrelevance only grows as stones are added (groups merge, neighbourhood
+//! items vanish), so fills can be made one after another and repeated to a
+//! fixpoint.
+//!
+//! For the player to move, on the filled board:
+//! - **vulnerable**: after the mover plays `c`, an opponent reply `d`
+//!   (a *killer*) makes `c` irrelevant to the mover; the move is reversible
+//!   and pruned in favour of its killer;
+//! - **dominated**: the mover's closed neighbourhood of `c` (as above) is
+//!   inside that of an adjacent `d`: any chain through `c` can go through
+//!   `d` instead, so `d` is at least as good.
+//!
+//! Pruning keeps, through chains of dominators, at least one cell of every
+//! domination cycle.
+
+use crate::board::{Cell, CellSet, Color, Edge, Geometry, Position};
+
+/// What inferior cell analysis found, for the player `to_move`.
+#[derive(Clone, Debug, Default)]
+pub struct Inferior {
+    /// Dead cells, by the colour they were filled with (index = colour).
+    pub dead: [CellSet; 2],
+    /// Captured cells, by the colour that captured (and fills) them.
+    pub captured: [CellSet; 2],
+    /// Permanently inferior cells, by the colour that fills them.
+    pub perm: [CellSet; 2],
+    /// Vulnerable cells of the player to move, with their killers.
+    pub vulnerable: Vec<(Cell, CellSet)>,
+    /// Dominated cells of the player to move, with their dominators.
+    pub dominated: Vec<(Cell, CellSet)>,
+    /// The cells pruned from the player to move's moves (fills included).
+    pruned: CellSet,
+}
+
+impl Inferior {
+    /// Every cell filled with `color`.
+    pub fn fill(&self, color: Color) -> CellSet {
+        let i = color.index();
+        self.dead[i].union(&self.captured[i]).union(&self.perm[i])
+    }
+
+    /// Every filled cell.
+    pub fn filled(&self) -> CellSet {
+        self.fill(Color::Black).union(&self.fill(Color::White))
+    }
+
+    /// The cells the player to move need not consider: filled cells and
+    /// the vulnerable and dominated ones kept out by the pruning.
+    pub fn pruned(&self) -> CellSet {
+        self.pruned
+    }
+}
+
+/// Stones on a working board.
+struct Board<'a> {
+    g: &'a Geometry,
+    stones: [CellSet; 2],
+}
+
+/// Item of a neighbourhood: a K group (possibly merged with K edges), a
+/// bare K edge, or an empty cell.
+struct Item {
+    stones: CellSet,
+    edges: u8,
+    empty: Option<Cell>,
+}
+
+impl Board<'_> {
+    fn empty(&self) -> CellSet {
+        self.g
+            .all_cells()
+            .difference(&self.stones[0].union(&self.stones[1]))
+    }
+
+    fn group(&self, color: Color, start: Cell) -> (CellSet, u8) {
+        let own = &self.stones[color.index()];
+        let (e1, e2) = color.edges();
+        let mut seen = CellSet::EMPTY;
+        seen.insert(start);
+        let mut stack = vec![start];
+        let mut edges = 0;
+        while let Some(c) = stack.pop() {
+            for e in [e1, e2] {
+                if self.g.touches(c, e) {
+                    edges |= e.bit();
+                }
+            }
+            for &n in self.g.neighbours(c) {
+                if own.contains(n) && !seen.contains(n) {
+                    seen.insert(n);
+                    stack.push(n);
+                }
+            }
+        }
+        (seen, edges)
+    }
+
+    /// Whether `color`'s view of `c`'s neighbourhood is a clique.
+    fn clique(&self, color: Color, c: Cell) -> bool {
+        let own = &self.stones[color.index()];
+        let opp = &self.stones[color.opponent().index()];
+        let (e1, e2) = color.edges();
+        let mut items: Vec<Item> = Vec::with_capacity(8);
+        for e in [e1, e2] {
+            if self.g.touches(c, e) {
+                items.push(Item {
+                    stones: CellSet::EMPTY,
+                    edges: e.bit(),
+                    empty: None,
+                });
+            }
+        }
+        for &n in self.g.neighbours(c) {
+            if opp.contains(n) {
+                continue;
+            }
+            if !own.contains(n) {
+                items.push(Item {
+                    stones: CellSet::EMPTY,
+                    edges: 0,
+                    empty: Some(n),
+                });
+                continue;
+            }
+            if items.iter().any(|it| it.stones.contains(n)) {
+                continue;
+            }
+            let (stones, edges) = self.group(color, n);
+            items.push(Item {
+                stones,
+                edges,
+                empty: None,
+            });
+        }
+        // Merge groups and edges that share an edge.
+        let mut merged: Vec<Item> = Vec::with_capacity(items.len());
+        for it in items {
+            if it.empty.is_none()
+                && let Some(m) = merged
+                    .iter_mut()
+                    .find(|m| m.empty.is_none() && m.edges & it.edges != 0)
+            {
+                m.stones = m.stones.union(&it.stones);
+                m.edges |= it.edges;
+                continue;
+            }
+            merged.push(it);
+        }
+        for i in 0..merged.len() {
+            for j in i + 1..merged.len() {
+                if !self.touch(&merged[i], &merged[j]) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn touch(&self, a: &Item, b: &Item) -> bool {
+        match (a.empty, b.empty) {
+            (Some(x), Some(y)) => self.g.neighbours(x).contains(&y),
+            (Some(x), None) => self.cell_touches(x, b),
+            (None, Some(y)) => self.cell_touches(y, a),
+            (None, None) => false,
+        }
+    }
+
+    fn cell_touches(&self, x: Cell, it: &Item) -> bool {
+        Edge::ALL
+            .iter()
+            .any(|&e| it.edges & e.bit() != 0 && self.g.touches(x, e))
+            || self.g.neighbours(x).iter().any(|&n| it.stones.contains(n))
+    }
+
+    /// Empty cells whose component of empty cells and `color` stones does
+    /// not reach both of `color`'s edges.
+    fn cut_off(&self, color: Color) -> CellSet {
+        let (e1, e2) = color.edges();
+        let open = self.empty().union(&self.stones[color.index()]);
+        let mut seen = CellSet::EMPTY;
+        let mut out = CellSet::EMPTY;
+        for s in open.iter() {
+            if seen.contains(s) {
+                continue;
+            }
+            let mut comp = CellSet::EMPTY;
+            comp.insert(s);
+            seen.insert(s);
+            let mut stack = vec![s];
+            let mut edges = 0;
+            while let Some(c) = stack.pop() {
+                for e in [e1, e2] {
+                    if self.g.touches(c, e) {
+                        edges |= e.bit();
+                    }
+                }
+                for &n in self.g.neighbours(c) {
+                    if open.contains(n) && !seen.contains(n) {
+                        seen.insert(n);
+                        comp.insert(n);
+                        stack.push(n);
+                    }
+                }
+            }
+            if edges != e1.bit() | e2.bit() {
+                out = out.union(&comp);
+            }
+        }
+        out.difference(&self.stones[color.index()])
+    }
+
+    /// Whether `color` may ignore `c` (clique or cut-off test).
+    fn irrelevant(&self, color: Color, c: Cell, cut: &CellSet) -> bool {
+        cut.contains(c) || self.clique(color, c)
+    }
+
+    /// Whether `color` captures the pair: whichever the opponent takes,
+    /// `color`'s answer at the other leaves the opponent's stone irrelevant
+    /// to the opponent.
+    fn captures(&mut self, color: Color, a: Cell, b: Cell) -> bool {
+        let opp = color.opponent();
+        [(a, b), (b, a)].into_iter().all(|(o, k)| {
+            self.stones[opp.index()].insert(o);
+            self.stones[color.index()].insert(k);
+            let ok = self.clique(opp, o);
+            self.stones[opp.index()].remove(o);
+            self.stones[color.index()].remove(k);
+            ok
+        })
+    }
+
+    /// Fills to a fixpoint, recording each fill.
+    fn fixpoint(&mut self, inf: &mut Inferior) {
+        loop {
+            let mut changed = false;
+            let cuts = [self.cut_off(Color::Black), self.cut_off(Color::White)];
+            for c in self.empty().iter() {
+                let b = self.irrelevant(Color::Black, c, &cuts[0]);
+                let w = self.irrelevant(Color::White, c, &cuts[1]);
+                if b && w {
+                    let fill = self.dead_fill_colour(c);
+                    self.stones[fill.index()].insert(c);
+                    inf.dead[fill.index()].insert(c);
+                    changed = true;
+                } else if b || w {
+                    let fill = if b { Color::White } else { Color::Black };
+                    self.stones[fill.index()].insert(c);
+                    inf.perm[fill.index()].insert(c);
+                    changed = true;
+                }
+            }
+            let g = self.g;
+            for a in self.empty().iter() {
+                for &b in g.neighbours(a) {
+                    if b < a || !self.empty().contains(a) || !self.empty().contains(b) {
+                        continue;
+                    }
+                    for color in Color::BOTH {
+                        if self.captures(color, a, b) {
+                            self.stones[color.index()].insert(a);
+                            self.stones[color.index()].insert(b);
+                            inf.captured[color.index()].insert(a);
+                            inf.captured[color.index()].insert(b);
+                            changed = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// The colour of most of a dead cell's stone neighbours (Black on a
+    /// tie): fills that merge groups.
+    fn dead_fill_colour(&self, c: Cell) -> Color {
+        let count = |col: Color| {
+            self.g
+                .neighbours(c)
+                .iter()
+                .filter(|&&n| self.stones[col.index()].contains(n))
+                .count()
+        };
+        if count(Color::White) > count(Color::Black) {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// `color`'s closed neighbourhood of `c` as item ids: empty cells by
+    /// index, groups by their smallest stone, edges (and the groups on
+    /// them) by `num_cells + edge`.
+    fn closed_neighbourhood(&self, color: Color, c: Cell) -> Vec<usize> {
+        let n = self.g.num_cells();
+        let own = &self.stones[color.index()];
+        let opp = &self.stones[color.opponent().index()];
+        let (e1, e2) = color.edges();
+        let mut ids = vec![c.index()];
+        for e in [e1, e2] {
+            if self.g.touches(c, e) {
+                ids.push(n + e as usize);
+            }
+        }
+        for &x in self.g.neighbours(c) {
+            if opp.contains(x) {
+                continue;
+            }
+            if !own.contains(x) {
+                ids.push(x.index());
+                continue;
+            }
+            let (stones, edges) = self.group(color, x);
+            let id = if edges & e1.bit() != 0 {
+                n + e1 as usize
+            } else if edges & e2.bit() != 0 {
+                n + e2 as usize
+            } else {
+                stones.iter().next().expect("non-empty").index()
+            };
+            ids.push(id);
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+}
+
+/// Fills dead, captured and permanently inferior cells to a fixpoint.
+/// Returns the filled position (fill stones played on a copy) and the
+/// cells filled with each colour.
+pub fn fill_in(pos: &Position) -> (Position, [CellSet; 2]) {
+    let mut inf = Inferior::default();
+    let mut board = Board {
+        g: pos.geometry(),
+        stones: [*pos.stones(Color::Black), *pos.stones(Color::White)],
+    };
+    board.fixpoint(&mut inf);
+    let fills = [inf.fill(Color::Black), inf.fill(Color::White)];
+    let mut out = pos.clone();
+    for color in Color::BOTH {
+        for c in fills[color.index()].iter() {
+            out.play(color, c);
+        }
+    }
+    (out, fills)
+}
+
+/// The full analysis for the player `to_move`: fill-in to a fixpoint,
+/// then vulnerable and dominated cells on the filled board, and the pruned
+/// set.
+pub fn analyze(pos: &Position, to_move: Color) -> Inferior {
+    let mut inf = Inferior::default();
+    let g = pos.geometry();
+    let mut board = Board {
+        g,
+        stones: [*pos.stones(Color::Black), *pos.stones(Color::White)],
+    };
+    if pos.winner().is_some() {
+        return inf;
+    }
+    board.fixpoint(&mut inf);
+    let empty = board.empty();
+    let opp = to_move.opponent();
+    // Domination edges: cell -> cells at least as good.
+    let mut better: Vec<(Cell, CellSet)> = Vec::new();
+    for c in empty.iter() {
+        let mut killers = CellSet::EMPTY;
+        board.stones[to_move.index()].insert(c);
+        for &d in g.neighbours(c) {
+            if !empty.contains(d) {
+                continue;
+            }
+            board.stones[opp.index()].insert(d);
+            if board.clique(to_move, c) {
+                killers.insert(d);
+            }
+            board.stones[opp.index()].remove(d);
+        }
+        board.stones[to_move.index()].remove(c);
+        if !killers.is_empty() {
+            inf.vulnerable.push((c, killers));
+        }
+        let nc = board.closed_neighbourhood(to_move, c);
+        let mut doms = CellSet::EMPTY;
+        for &d in g.neighbours(c) {
+            if !empty.contains(d) {
+                continue;
+            }
+            let nd = board.closed_neighbourhood(to_move, d);
+            if nc.iter().all(|x| nd.binary_search(x).is_ok()) {
+                doms.insert(d);
+            }
+        }
+        if !doms.is_empty() {
+            inf.dominated.push((c, doms));
+        }
+        let all = killers.union(&doms);
+        if !all.is_empty() {
+            better.push((c, all));
+        }
+    }
+    inf.pruned = inf.filled().union(&prune(g, &better));
+    inf
+}
+
+/// Which cells to prune given "c is no better than each of these" edges:
+/// c goes when it has a dominator that cannot reach back to it, or one of
+/// a lower index in the same cycle. Every pruned cell then has a chain of
+/// dominators ending at a kept cell.
+fn prune(g: &Geometry, better: &[(Cell, CellSet)]) -> CellSet {
+    let n = g.num_cells();
+    let mut reach = vec![CellSet::EMPTY; n];
+    for (c, d) in better {
+        reach[c.index()] = *d;
+    }
+    let sources: Vec<Cell> = better.iter().map(|(c, _)| *c).collect();
+    // Transitive closure (only cells with out-edges can extend paths).
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &c in &sources {
+            let mut r = reach[c.index()];
+            for d in reach[c.index()].iter() {
+                r = r.union(&reach[d.index()]);
+            }
+            if r != reach[c.index()] {
+                reach[c.index()] = r;
+                changed = true;
+            }
+        }
+    }
+    let mut pruned = CellSet::EMPTY;
+    for (c, doms) in better {
+        if doms
+            .iter()
+            .any(|d| !reach[d.index()].contains(*c) || d < *c)
+        {
+            pruned.insert(*c);
+        }
+    }
+    pruned
+}

@@ -1,0 +1,808 @@
+//! Virtual connections of one colour, built by H-search and kept up to date
+//! move by move.
+//!
+//! Nodes of the connection graph are the colour's groups (a group touching
+//! one of the colour's edges *is* that edge), its two edges and every empty
+//! cell. A node id is a cell index for empty cells and groups (a group is
+//! named by one of its stones) and `num_cells + edge` for an edge. Opponent
+//! stones are not nodes.
+//!
+//! Every change to the connection lists goes through a logged primitive
+//! (push or swap-remove), so `undo` rolls a move back exactly by replaying
+//! the log backwards: no snapshot of the lists is copied.
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+use crate::board::{Cell, CellSet, Color, Edge, Geometry, Position};
+
+use super::templates;
+
+/// Node id: a cell index, or `num_cells + edge` for an edge.
+pub type Node = u16;
+const NONE: Node = Node::MAX;
+
+/// Tuning parameters of H-search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VcParams {
+    /// At most this many full connections kept per pair of nodes.
+    pub max_fulls: usize,
+    /// At most this many semi connections kept per pair of nodes.
+    pub max_semis: usize,
+    /// At most this many semis combined by one OR.
+    pub max_or: usize,
+    /// Add precomputed edge templates (IVa and others) that H-search does
+    /// not find by itself.
+    pub edge_templates: bool,
+}
+
+impl Default for VcParams {
+    fn default() -> Self {
+        VcParams {
+            max_fulls: 10,
+            max_semis: 20,
+            max_or: 4,
+            edge_templates: true,
+        }
+    }
+}
+
+/// A semi connection: connected if the owner plays `key` first. The carrier
+/// contains the key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Semi {
+    pub key: Cell,
+    pub carrier: CellSet,
+}
+
+/// The connections between one pair of nodes.
+#[derive(Clone, Debug, Default)]
+pub struct PairList {
+    pub fulls: Vec<CellSet>,
+    pub semis: Vec<Semi>,
+}
+
+/// A set of nodes as a bitboard (cells plus four edges).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct NodeSet([u64; 11]);
+
+impl NodeSet {
+    fn insert(&mut self, n: Node) {
+        self.0[n as usize / 64] |= 1 << (n % 64);
+    }
+    fn remove(&mut self, n: Node) {
+        self.0[n as usize / 64] &= !(1 << (n % 64));
+    }
+    fn iter(&self) -> impl Iterator<Item = Node> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some((w * 64 + b) as Node)
+            })
+        })
+    }
+}
+
+/// A tiny multiplicative hasher for the pair keys (u32): far cheaper than
+/// SipHash, and the keys are not attacker-controlled.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7cc1_b727_220a_95);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.0 = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7;
+    }
+}
+
+type PairMap = HashMap<u32, PairList, BuildHasherDefault<PairHasher>>;
+
+fn pair_key(a: Node, b: Node) -> u32 {
+    let (a, b) = if a < b { (a, b) } else { (b, a) };
+    (a as u32) << 16 | b as u32
+}
+
+fn unpair(k: u32) -> (Node, Node) {
+    ((k >> 16) as Node, (k & 0xffff) as Node)
+}
+
+/// One logged change to a pair's lists.
+#[derive(Clone, Copy)]
+enum Op {
+    PushFull(u32),
+    PushSemi(u32),
+    RemoveFull(u32, u32, CellSet),
+    RemoveSemi(u32, u32, Semi),
+}
+
+/// What `play` saved to restore on `undo`.
+struct Mark {
+    log_len: usize,
+    node_of: Vec<Node>,
+    own: CellSet,
+    opp: CellSet,
+    won: bool,
+}
+
+/// The virtual connections of one colour.
+pub struct VcGraph {
+    color: Color,
+    geometry: Arc<Geometry>,
+    params: VcParams,
+    n: usize,
+    /// Node of each cell: itself when empty, its group's node for an own
+    /// stone, `NONE` for an opponent stone.
+    node_of: Vec<Node>,
+    own: CellSet,
+    opp: CellSet,
+    /// Own stones already join the two edges.
+    won: bool,
+    pairs: PairMap,
+    /// For each node, the nodes it has at least one full connection with.
+    adj: Vec<NodeSet>,
+    log: Vec<Op>,
+    logging: bool,
+    marks: Vec<Mark>,
+    queue: VecDeque<(u32, CellSet)>,
+    scratch: Vec<(Node, CellSet)>,
+}
+
+impl VcGraph {
+    /// Builds `color`'s connections in `pos` from scratch.
+    pub fn build(pos: &Position, color: Color, params: VcParams) -> VcGraph {
+        let geometry = pos.shared_geometry().clone();
+        let n = geometry.num_cells();
+        let mut vc = VcGraph {
+            color,
+            params,
+            n,
+            node_of: vec![NONE; n],
+            own: *pos.stones(color),
+            opp: *pos.stones(color.opponent()),
+            won: false,
+            pairs: PairMap::default(),
+            adj: vec![NodeSet::default(); n + 4],
+            log: Vec::new(),
+            logging: false,
+            marks: Vec::new(),
+            queue: VecDeque::new(),
+            scratch: Vec::new(),
+            geometry,
+        };
+        vc.label_nodes();
+        if !vc.won {
+            vc.add_base();
+            vc.run();
+        }
+        vc.logging = true;
+        vc
+    }
+
+    pub fn color(&self) -> Color {
+        self.color
+    }
+
+    pub fn params(&self) -> &VcParams {
+        &self.params
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// Whether the colour's stones already join its edges.
+    pub fn is_won(&self) -> bool {
+        self.won
+    }
+
+    pub fn edge_node(&self, e: Edge) -> Node {
+        (self.n + e as usize) as Node
+    }
+
+    /// The node a cell belongs to: itself when empty, its group when an own
+    /// stone (the edge when the group touches one), `None` for an opponent
+    /// stone.
+    pub fn node(&self, cell: Cell) -> Option<Node> {
+        let v = self.node_of[cell.index()];
+        (v != NONE).then_some(v)
+    }
+
+    /// Whether `node` is an empty cell.
+    fn is_empty_node(&self, node: Node) -> bool {
+        (node as usize) < self.n && !self.own.contains(Cell::from_index(node as usize))
+    }
+
+    /// The connections between two nodes (empty when there are none).
+    pub fn between(&self, a: Node, b: Node) -> Option<&PairList> {
+        if a == b {
+            return None;
+        }
+        self.pairs.get(&pair_key(a, b))
+    }
+
+    /// The full carriers between two nodes.
+    pub fn fulls(&self, a: Node, b: Node) -> &[CellSet] {
+        self.between(a, b).map_or(&[], |p| &p.fulls)
+    }
+
+    /// The semis between two nodes.
+    pub fn semis(&self, a: Node, b: Node) -> &[Semi] {
+        self.between(a, b).map_or(&[], |p| &p.semis)
+    }
+
+    /// The colour's own edges as nodes.
+    pub fn edge_nodes(&self) -> (Node, Node) {
+        let (a, b) = self.color.edges();
+        (self.edge_node(a), self.edge_node(b))
+    }
+
+    /// Edge-to-edge full carriers.
+    pub fn edge_fulls(&self) -> &[CellSet] {
+        let (a, b) = self.edge_nodes();
+        self.fulls(a, b)
+    }
+
+    /// Edge-to-edge semis.
+    pub fn edge_semis(&self) -> &[Semi] {
+        let (a, b) = self.edge_nodes();
+        self.semis(a, b)
+    }
+
+    /// Number of (full, semi) connections stored.
+    pub fn counts(&self) -> (usize, usize) {
+        self.pairs.values().fold((0, 0), |(f, s), p| {
+            (f + p.fulls.len(), s + p.semis.len())
+        })
+    }
+
+    /// Every pair with its lists, in no particular order.
+    pub fn pairs(&self) -> impl Iterator<Item = ((Node, Node), &PairList)> {
+        self.pairs
+            .iter()
+            .filter(|(_, p)| !p.fulls.is_empty() || !p.semis.is_empty())
+            .map(|(&k, p)| (unpair(k), p))
+    }
+
+    // ---- node labelling -------------------------------------------------
+
+    fn label_nodes(&mut self) {
+        let g = self.geometry.clone();
+        let (e1, e2) = self.color.edges();
+        self.node_of.fill(NONE);
+        for c in g.cells() {
+            if !self.own.contains(c) && !self.opp.contains(c) {
+                self.node_of[c.index()] = c.index() as Node;
+            }
+        }
+        let mut stack = Vec::new();
+        for s in self.own.iter() {
+            if self.node_of[s.index()] != NONE {
+                continue;
+            }
+            let mut group = Vec::new();
+            let mut edges = 0u8;
+            self.node_of[s.index()] = s.index() as Node;
+            stack.push(s);
+            while let Some(c) = stack.pop() {
+                group.push(c);
+                for e in [e1, e2] {
+                    if g.touches(c, e) {
+                        edges |= e.bit();
+                    }
+                }
+                for &nb in g.neighbours(c) {
+                    if self.own.contains(nb) && self.node_of[nb.index()] == NONE {
+                        self.node_of[nb.index()] = s.index() as Node;
+                        stack.push(nb);
+                    }
+                }
+            }
+            let rep = if edges == e1.bit() | e2.bit() {
+                self.won = true;
+                self.edge_node(e1)
+            } else if edges & e1.bit() != 0 {
+                self.edge_node(e1)
+            } else if edges & e2.bit() != 0 {
+                self.edge_node(e2)
+            } else {
+                group.iter().min().expect("non-empty").index() as Node
+            };
+            for c in group {
+                self.node_of[c.index()] = rep;
+            }
+        }
+    }
+
+    /// Fulls with empty carriers between adjacent nodes, and templates.
+    fn add_base(&mut self) {
+        let g = self.geometry.clone();
+        let (e1, e2) = self.color.edges();
+        for c in g.cells() {
+            let a = self.node_of[c.index()];
+            if a == NONE {
+                continue;
+            }
+            for &nb in g.neighbours(c) {
+                let b = self.node_of[nb.index()];
+                if b != NONE && b != a && (a < b || !self.is_empty_node(b)) {
+                    self.add_full(a, b, CellSet::EMPTY);
+                }
+            }
+            for e in [e1, e2] {
+                let en = self.edge_node(e);
+                if g.touches(c, e) && a != en {
+                    self.add_full(a, en, CellSet::EMPTY);
+                }
+            }
+        }
+        if self.params.edge_templates {
+            let found = templates::edge_templates(&g, self.color, &self.own, &self.opp);
+            for (cell, edge, carrier) in found {
+                let a = self.node_of[cell.index()];
+                let b = self.edge_node(edge);
+                if a != NONE && a != b {
+                    self.add_full(a, b, carrier);
+                }
+            }
+        }
+    }
+
+    // ---- logged primitives ------------------------------------------------
+
+    fn list(&mut self, key: u32) -> &mut PairList {
+        self.pairs.entry(key).or_default()
+    }
+
+    fn push_full(&mut self, key: u32, c: CellSet) {
+        let list = self.list(key);
+        list.fulls.push(c);
+        let first = list.fulls.len() == 1;
+        if self.logging {
+            self.log.push(Op::PushFull(key));
+        }
+        if first {
+            let (a, b) = unpair(key);
+            self.adj[a as usize].insert(b);
+            self.adj[b as usize].insert(a);
+        }
+    }
+
+    fn remove_full(&mut self, key: u32, i: usize) {
+        let list = self.list(key);
+        let c = list.fulls.swap_remove(i);
+        let now_empty = list.fulls.is_empty();
+        if self.logging {
+            self.log.push(Op::RemoveFull(key, i as u32, c));
+        }
+        if now_empty {
+            let (a, b) = unpair(key);
+            self.adj[a as usize].remove(b);
+            self.adj[b as usize].remove(a);
+        }
+    }
+
+    fn push_semi(&mut self, key: u32, s: Semi) {
+        self.list(key).semis.push(s);
+        if self.logging {
+            self.log.push(Op::PushSemi(key));
+        }
+    }
+
+    fn remove_semi(&mut self, key: u32, i: usize) {
+        let s = self.list(key).semis.swap_remove(i);
+        if self.logging {
+            self.log.push(Op::RemoveSemi(key, i as u32, s));
+        }
+    }
+
+    fn undo_op(&mut self, op: Op) {
+        let key = match op {
+            Op::PushFull(k) => {
+                self.list(k).fulls.pop();
+                k
+            }
+            Op::PushSemi(k) => {
+                self.list(k).semis.pop();
+                k
+            }
+            Op::RemoveFull(k, i, c) => {
+                let l = &mut self.list(k).fulls;
+                l.push(c);
+                let last = l.len() - 1;
+                l.swap(i as usize, last);
+                k
+            }
+            Op::RemoveSemi(k, i, s) => {
+                let l = &mut self.list(k).semis;
+                l.push(s);
+                let last = l.len() - 1;
+                l.swap(i as usize, last);
+                k
+            }
+        };
+        let has = !self.list(key).fulls.is_empty();
+        let (a, b) = unpair(key);
+        if has {
+            self.adj[a as usize].insert(b);
+            self.adj[b as usize].insert(a);
+        } else {
+            self.adj[a as usize].remove(b);
+            self.adj[b as usize].remove(a);
+        }
+    }
+
+    // ---- adding connections -------------------------------------------------
+
+    /// Adds a full unless an existing one is a subset; drops fulls and semis
+    /// that are supersets of it. Returns whether it was added.
+    fn add_full(&mut self, a: Node, b: Node, c: CellSet) -> bool {
+        let key = pair_key(a, b);
+        {
+            let list = self.list(key);
+            if list.fulls.iter().any(|f| subset(f, &c)) {
+                return false;
+            }
+        }
+        let mut i = 0;
+        while i < self.list(key).fulls.len() {
+            if subset(&c, &self.list(key).fulls[i]) {
+                self.remove_full(key, i);
+            } else {
+                i += 1;
+            }
+        }
+        if self.list(key).fulls.len() >= self.params.max_fulls {
+            return false;
+        }
+        self.push_full(key, c);
+        let mut i = 0;
+        while i < self.list(key).semis.len() {
+            if subset(&c, &self.list(key).semis[i].carrier) {
+                self.remove_semi(key, i);
+            } else {
+                i += 1;
+            }
+        }
+        self.queue.push_back((key, c));
+        true
+    }
+
+    /// Adds a semi unless a full or a semi with a subset carrier exists;
+    /// drops semis that are supersets; then tries the OR rule with it.
+    fn add_semi(&mut self, a: Node, b: Node, s: Semi) -> bool {
+        let key = pair_key(a, b);
+        {
+            let list = self.list(key);
+            if list.fulls.iter().any(|f| subset(f, &s.carrier))
+                || list.semis.iter().any(|t| subset(&t.carrier, &s.carrier))
+            {
+                return false;
+            }
+        }
+        let mut i = 0;
+        while i < self.list(key).semis.len() {
+            if subset(&s.carrier, &self.list(key).semis[i].carrier) {
+                self.remove_semi(key, i);
+            } else {
+                i += 1;
+            }
+        }
+        if self.list(key).semis.len() >= self.params.max_semis {
+            return false;
+        }
+        self.push_semi(key, s);
+        self.or_rule(a, b, s.carrier);
+        true
+    }
+
+    /// OR: sets of up to `max_or` semis (including the new one) whose
+    /// carriers have an empty common intersection give a full over their
+    /// union.
+    fn or_rule(&mut self, a: Node, b: Node, carrier: CellSet) {
+        let key = pair_key(a, b);
+        let others: Vec<CellSet> = self.list(key).semis.iter().map(|s| s.carrier).collect();
+        let mut found = Vec::new();
+        or_search(
+            &others,
+            0,
+            carrier,
+            carrier,
+            1,
+            self.params.max_or,
+            &mut found,
+        );
+        for u in found {
+            self.add_full(a, b, u);
+        }
+    }
+
+    /// Runs the AND rule over queued fulls until nothing new appears.
+    fn run(&mut self) {
+        while let Some((key, f)) = self.queue.pop_front() {
+            // Skip fulls dropped since they were queued.
+            if !self.pairs.get(&key).is_some_and(|l| l.fulls.contains(&f)) {
+                continue;
+            }
+            let (x, y) = unpair(key);
+            self.and_rule(x, y, f);
+            self.and_rule(y, x, f);
+        }
+    }
+
+    /// AND through `mid`: full(a, mid) = f combined with each full(mid, z).
+    fn and_rule(&mut self, a: Node, mid: Node, f: CellSet) {
+        if mid as usize >= self.n {
+            // Not through edges: it only links things already tied to an edge.
+            return;
+        }
+        let mid_empty = self.is_empty_node(mid);
+        let a_cell = ((a as usize) < self.n && self.is_empty_node(a))
+            .then(|| Cell::from_index(a as usize));
+        let mut cands = std::mem::take(&mut self.scratch);
+        cands.clear();
+        for z in self.adj[mid as usize].iter() {
+            if z == a {
+                continue;
+            }
+            let z_cell = ((z as usize) < self.n && self.is_empty_node(z))
+                .then(|| Cell::from_index(z as usize));
+            if z_cell.is_some_and(|zc| f.contains(zc)) {
+                continue;
+            }
+            if let Some(l) = self.pairs.get(&pair_key(mid, z)) {
+                for g in &l.fulls {
+                    if f.is_disjoint(g) && !a_cell.is_some_and(|ac| g.contains(ac)) {
+                        cands.push((z, f.union(g)));
+                    }
+                }
+            }
+        }
+        for &(z, u) in &cands {
+            if mid_empty {
+                let key = Cell::from_index(mid as usize);
+                let mut carrier = u;
+                carrier.insert(key);
+                self.add_semi(a, z, Semi { key, carrier });
+            } else {
+                self.add_full(a, z, u);
+            }
+        }
+        self.scratch = cands;
+    }
+
+    // ---- incremental update ------------------------------------------------
+
+    /// Updates the connections for a stone of `color` at `cell`.
+    pub fn play(&mut self, color: Color, cell: Cell) {
+        self.marks.push(Mark {
+            log_len: self.log.len(),
+            node_of: self.node_of.clone(),
+            own: self.own,
+            opp: self.opp,
+            won: self.won,
+        });
+        if self.won {
+            if color == self.color {
+                self.own.insert(cell);
+            } else {
+                self.opp.insert(cell);
+            }
+            return;
+        }
+        if color == self.color {
+            self.play_own(cell);
+        } else {
+            self.play_opponent(cell);
+        }
+        self.run();
+    }
+
+    /// Takes back the last `play`.
+    pub fn undo(&mut self) {
+        let mark = self.marks.pop().expect("undo without play");
+        while self.log.len() > mark.log_len {
+            let op = self.log.pop().expect("non-empty");
+            self.undo_op(op);
+        }
+        self.node_of = mark.node_of;
+        self.own = mark.own;
+        self.opp = mark.opp;
+        self.won = mark.won;
+    }
+
+    fn play_opponent(&mut self, cell: Cell) {
+        self.opp.insert(cell);
+        let p = cell.index() as Node;
+        self.node_of[cell.index()] = NONE;
+        let keys: Vec<u32> = self.pairs.keys().copied().collect();
+        let mut touched = Vec::new();
+        for key in keys {
+            let (a, b) = unpair(key);
+            let endpoint = a == p || b == p;
+            let mut changed = false;
+            let mut i = 0;
+            while i < self.pairs[&key].fulls.len() {
+                if endpoint || self.pairs[&key].fulls[i].contains(cell) {
+                    self.remove_full(key, i);
+                    changed = true;
+                } else {
+                    i += 1;
+                }
+            }
+            let mut i = 0;
+            while i < self.pairs[&key].semis.len() {
+                if endpoint || self.pairs[&key].semis[i].carrier.contains(cell) {
+                    self.remove_semi(key, i);
+                    changed = true;
+                } else {
+                    i += 1;
+                }
+            }
+            if changed && !endpoint {
+                touched.push(key);
+            }
+        }
+        // Pairs that lost connections may now combine remaining semis that
+        // the limits had kept apart.
+        for key in touched {
+            let (a, b) = unpair(key);
+            let semis: Vec<CellSet> = self.pairs[&key].semis.iter().map(|s| s.carrier).collect();
+            if semis.len() >= 2 && self.pairs[&key].fulls.is_empty() {
+                let mut found = Vec::new();
+                for (i, s) in semis.iter().enumerate() {
+                    or_search(&semis, i + 1, *s, *s, 1, self.params.max_or, &mut found);
+                    if !found.is_empty() {
+                        break;
+                    }
+                }
+                for u in found {
+                    self.add_full(a, b, u);
+                }
+            }
+        }
+    }
+
+    fn play_own(&mut self, cell: Cell) {
+        let g = self.geometry.clone();
+        let p = cell.index() as Node;
+        self.own.insert(cell);
+        // The nodes that merge: the cell, adjacent groups, touched edges.
+        let mut merged: Vec<Node> = vec![p];
+        for &nb in g.neighbours(cell) {
+            if self.own.contains(nb) {
+                let r = self.node_of[nb.index()];
+                if !merged.contains(&r) {
+                    merged.push(r);
+                }
+            }
+        }
+        let (e1, e2) = self.color.edges();
+        for e in [e1, e2] {
+            if g.touches(cell, e) && !merged.contains(&self.edge_node(e)) {
+                merged.push(self.edge_node(e));
+            }
+        }
+        let edges: Vec<Node> = merged
+            .iter()
+            .copied()
+            .filter(|&m| m as usize >= self.n)
+            .collect();
+        let rep = match edges.len() {
+            0 => *merged.iter().min().expect("non-empty"),
+            1 => edges[0],
+            _ => {
+                self.won = true;
+                edges[0]
+            }
+        };
+        for v in self.node_of.iter_mut() {
+            if *v != NONE && merged.contains(v) {
+                *v = rep;
+            }
+        }
+        self.node_of[cell.index()] = rep;
+        if self.won {
+            return;
+        }
+        // Every connection with an endpoint in `merged` or the cell in its
+        // carrier is taken out and put back renamed / shrunk.
+        let keys: Vec<u32> = self.pairs.keys().copied().collect();
+        let mut readd: Vec<(Node, Node, Option<Cell>, CellSet)> = Vec::new();
+        for key in keys {
+            let (a, b) = unpair(key);
+            let ra = if merged.contains(&a) { rep } else { a };
+            let rb = if merged.contains(&b) { rep } else { b };
+            let renamed = ra != a || rb != b;
+            let mut i = 0;
+            while i < self.pairs[&key].fulls.len() {
+                let f = self.pairs[&key].fulls[i];
+                if renamed || f.contains(cell) {
+                    self.remove_full(key, i);
+                    let mut f = f;
+                    f.remove(cell);
+                    readd.push((ra, rb, None, f));
+                } else {
+                    i += 1;
+                }
+            }
+            let mut i = 0;
+            while i < self.pairs[&key].semis.len() {
+                let s = self.pairs[&key].semis[i];
+                if renamed || s.carrier.contains(cell) {
+                    self.remove_semi(key, i);
+                    let mut c = s.carrier;
+                    c.remove(cell);
+                    let key_cell = (s.key != cell).then_some(s.key);
+                    readd.push((ra, rb, key_cell, c));
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        // Fulls first so that semis dominated by them are not kept.
+        readd.sort_by_key(|r| r.2.is_some());
+        for (a, b, key, c) in readd {
+            if a == b {
+                continue;
+            }
+            match key {
+                None => {
+                    self.add_full(a, b, c);
+                }
+                Some(k) => {
+                    self.add_semi(a, b, Semi { key: k, carrier: c });
+                }
+            }
+        }
+    }
+}
+
+#[inline]
+fn subset(a: &CellSet, b: &CellSet) -> bool {
+    a.difference(b).is_empty()
+}
+
+/// Depth-first search for sets of semis (including the one given as
+/// `inter`/`uni`) whose carriers intersect in nothing. Only extensions that
+/// shrink the intersection are tried.
+fn or_search(
+    semis: &[CellSet],
+    from: usize,
+    inter: CellSet,
+    uni: CellSet,
+    depth: usize,
+    max: usize,
+    found: &mut Vec<CellSet>,
+) {
+    if depth >= max {
+        return;
+    }
+    for (j, s) in semis.iter().enumerate().skip(from) {
+        let i2 = inter.intersection(s);
+        if i2 == inter {
+            continue;
+        }
+        let u2 = uni.union(s);
+        if i2.is_empty() {
+            if !found.iter().any(|f| subset(f, &u2)) {
+                found.retain(|f| !subset(&u2, f));
+                found.push(u2);
+            }
+        } else {
+            or_search(semis, j + 1, i2, u2, depth + 1, max, found);
+        }
+    }
+}
