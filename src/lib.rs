@@ -10,5 +10,6 @@ pub mod htp;
 pub mod knowledge;
 pub mod search;
 pub mod sgf;
+pub mod solver;
 pub mod textboard;
 pub mod tools;
