@@ -45,7 +45,7 @@ enum Tool {
     /// Play a game against the engine in the terminal.
     Play(tools::play::Args),
     /// Play engines against each other.
-    Match(tools::matches::Args),
+    Match(Box<tools::matches::Args>),
     /// Run GTP regression files (.tst) against an HTP engine.
     Regress(tools::regress::Args),
     /// Draw a position or game as SVG.
@@ -72,7 +72,7 @@ fn main() -> ExitCode {
 
     match cli.tool {
         Some(Tool::Play(args)) => return tools::play::run(args),
-        Some(Tool::Match(args)) => return tools::matches::run(args),
+        Some(Tool::Match(args)) => return tools::matches::run(*args),
         Some(Tool::Regress(args)) => return tools::regress::run(args),
         Some(Tool::Render(args)) => return tools::render::run(args),
         Some(Tool::Winner(args)) => return tools::winner::run(args),

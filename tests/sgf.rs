@@ -38,7 +38,7 @@ fn loads_every_endgame_position_with_its_stones_and_player() {
             .nth(1)
             .map_or(0, |s| s.split("AW").next().unwrap().matches('[').count());
         let aw = text.split("AW").nth(1).map_or(0, |s| {
-            s.split(|c| c == 'P' || c == ')')
+            s.split(['P', ')'])
                 .next()
                 .unwrap()
                 .matches('[')

@@ -112,9 +112,7 @@ fn self_play_soak() {
     assert_eq!(t.illegal, 0);
     assert_eq!(t.late, 0, "answers later than {allowed:?}; worst {:?}", t.worst);
     assert_eq!(t.games, games);
-    if long {
-        if let (Some(a), Some(b)) = (rss_after_warmup, rss_end) {
-            assert!(b <= a + 8 * 1024, "resident memory grew from {a} KiB to {b} KiB");
-        }
+    if let (true, Some(a), Some(b)) = (long, rss_after_warmup, rss_end) {
+        assert!(b <= a + 8 * 1024, "resident memory grew from {a} KiB to {b} KiB");
     }
 }

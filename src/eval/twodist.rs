@@ -247,7 +247,7 @@ impl TwoDistanceEval {
                 s.pot as i32
             }
         };
-        let tie = ((own.count as i32 - opp.count as i32) * 8).clamp(-80, 80);
+        let tie = (own.count as i32 - opp.count as i32) * 8;
         100 * (p(opp) - p(own)) + tie
     }
 }

@@ -144,7 +144,7 @@ fn arg_seconds(s: &str, what: &str) -> Result<f64, String> {
     let v: f64 = whole(nom::number::complete::recognize_float, s)
         .and_then(|t| t.parse().ok())
         .ok_or_else(|| format!("invalid {what}: {s} (expected seconds)"))?;
-    if !v.is_finite() || v < 0.0 || v > 1.0e9 {
+    if !(0.0..=1.0e9).contains(&v) {
         return Err(format!(
             "invalid {what}: {s} (expected 0 to 1000000000 seconds)"
         ));

@@ -990,6 +990,48 @@ mod tests {
         assert!(t.elapsed() < Duration::from_secs(60));
     }
 
+    /// Every level returns a legal move on boards of many shapes,
+    /// including 1xN and non-square ones, in random positions without a
+    /// winner.
+    #[test]
+    fn legal_moves_on_odd_shapes_and_every_level() {
+        let mut seed = 0xfeed_beef_1234_5678u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut s = Searcher::new(&params1(2));
+        let stop = AtomicBool::new(false);
+        let mut tried = 0;
+        while tried < 60 {
+            let w = 1 + (rnd() % 9) as usize;
+            let h = 1 + (rnd() % 9) as usize;
+            let mut p = Position::new(Arc::new(Geometry::new(w, h).unwrap()));
+            for c in p.geometry().cells().collect::<Vec<_>>() {
+                match rnd() % 6 {
+                    0 => p.play(Color::Black, c),
+                    1 => p.play(Color::White, c),
+                    _ => {}
+                }
+            }
+            if p.winner().is_some() || p.empty_cells().is_empty() {
+                continue;
+            }
+            tried += 1;
+            let me = if rnd() % 2 == 0 { Color::Black } else { Color::White };
+            let level = Level::ALL[tried % Level::ALL.len()];
+            let params = SearchParams {
+                level,
+                eval: EvalKind::ALL[tried % 3],
+                ..params1(2)
+            };
+            let out = s.search(&p, me, &params, &TimeControl::default(), &stop, &mut |_| {});
+            assert!(p.is_empty(moved(&out)), "{w}x{h} {level}");
+        }
+    }
+
     #[test]
     fn fixed_depth_single_thread_is_deterministic() {
         let p = pos_from(7, &["d4", "c5"], &["e3", "b4"]);
