@@ -42,6 +42,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Tool {
+    /// Run the fixed benchmark: evaluation speed, nodes per second, the signature.
+    Bench(tools::bench::Args),
     /// Play a game against the engine in the terminal.
     Play(tools::play::Args),
     /// Play engines against each other.
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
     logger.target(env_logger::Target::Stderr).init();
 
     match cli.tool {
+        Some(Tool::Bench(args)) => return tools::bench::run(args),
         Some(Tool::Play(args)) => return tools::play::run(args),
         Some(Tool::Match(args)) => return tools::matches::run(*args),
         Some(Tool::Regress(args)) => return tools::regress::run(args),
