@@ -13,6 +13,14 @@ use ferrohex::search::SearchParams;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
+    // Any file a command might still create lands in a scratch folder,
+    // never in the working tree.
+    static SCRATCH: std::sync::Once = std::sync::Once::new();
+    SCRATCH.call_once(|| {
+        let dir = std::env::temp_dir().join("ferrohex-fuzz-scratch");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::env::set_current_dir(&dir).unwrap();
+    });
     let text = String::from_utf8_lossy(data);
     // The answers the framing rules promise.
     let mut expected = 0;
@@ -28,7 +36,9 @@ fuzz_target!(|data: &[u8]| {
             Some(Ok(req))
                 if matches!(
                     req.command,
-                    Command::PrintSgf(Some(_)) | Command::ParamFerrohex(Some(_))
+                    Command::PrintSgf(Some(_))
+                        | Command::ShowBoardSvg(Some(_))
+                        | Command::ParamFerrohex(Some(_))
                 ) =>
             {
                 return;
