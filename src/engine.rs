@@ -3,7 +3,7 @@
 
 use std::io::Read;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, Color};
@@ -11,12 +11,18 @@ use crate::eval::{CellValues, EvalKind};
 use crate::game::{Game, Move, TimeSettings};
 use crate::htp::command::{MoveArg, ParamSetting};
 use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
+use crate::solver::{BestMove, Progress, SolveOutcome, Solver, SolverParams};
 use crate::textboard::Letters;
 use crate::tools::render::SvgOptions;
 
 /// The largest file `loadsgf` or `loadboard` reads; real ones are a few
 /// kilobytes.
 const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// With this many empty cells or fewer the solver runs beside the search in
+/// genmove. Larger positions are far beyond a proof in a move's time, so the
+/// solver would only take a core from the search.
+const DEFAULT_SOLVER_EMPTY: usize = 64;
 
 pub struct Engine {
     game: Game,
@@ -28,6 +34,10 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     /// The principal variation of the last search, from its first move.
     last_pv: Option<(Color, Vec<Cell>)>,
+    solver: Solver,
+    /// The solver joins genmove, on a thread of its own, when at most this
+    /// many cells are empty (0: never).
+    solver_in_genmove_empty: usize,
 }
 
 /// What `genmove` decided, for the protocol layer to print.
@@ -46,6 +56,8 @@ impl Engine {
             use_guifx: false,
             stop: Arc::new(AtomicBool::new(false)),
             last_pv: None,
+            solver: Solver::new(&SolverParams::default()),
+            solver_in_genmove_empty: DEFAULT_SOLVER_EMPTY,
         }
     }
 
@@ -124,14 +136,39 @@ impl Engine {
             stones_left: left.and_then(|(_, s)| s),
         };
         let start = Instant::now();
-        let outcome = self.searcher.search(
-            self.game.position(),
-            color,
-            &self.params,
-            &time,
-            &self.stop,
-            report,
-        );
+        let pos = self.game.position();
+        let use_solver = self.solver_in_genmove_empty > 0
+            && pos.empty_cells().len() <= self.solver_in_genmove_empty;
+        let solver_stop = AtomicBool::new(false);
+        let (searcher, solver, stop, params) = (&mut self.searcher, &mut self.solver, &*self.stop, &self.params);
+        // The solver runs on a thread of its own beside the search: a proof
+        // of a win stops the search at once; the search ending (time, or an
+        // interrupt) stops the solver.
+        let (mut outcome, proof) = std::thread::scope(|scope| {
+            let proof = use_solver.then(|| {
+                scope.spawn(|| {
+                    let best = solver.best_move(pos, color, &solver_stop, &mut |_| {});
+                    if best.outcome == SolveOutcome::Win(color) && best.mv.is_some() {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                    best
+                })
+            });
+            let outcome = searcher.search(pos, color, params, &time, stop, report);
+            solver_stop.store(true, Ordering::SeqCst);
+            (outcome, proof.and_then(|h| h.join().ok()))
+        });
+        if let Some(BestMove { outcome: SolveOutcome::Win(winner), mv: Some(cell) }) = proof {
+            log::info!(
+                "solver: {winner} wins; {} {}",
+                if winner == color { "winning move" } else { "longest resistance" },
+                pos.geometry().name(cell)
+            );
+            if winner == color || outcome.decision != Decision::Resign {
+                outcome.decision = Decision::Move(cell);
+                outcome.pv = vec![cell];
+            }
+        }
         let elapsed = start.elapsed();
         self.last_pv = Some((color, outcome.pv.clone()));
         let text = match outcome.decision {
@@ -213,6 +250,100 @@ impl Engine {
             ));
         }
         Ok(lines.join("\n"))
+    }
+
+    fn solver_position(&mut self) -> Result<(), String> {
+        match self.game.winner() {
+            Some(w) => Err(format!("the game is over: {w} has won")),
+            None => Ok(()),
+        }
+    }
+
+    /// `dfpn-solve-state`: the winner with `color` to move, or `unknown`
+    /// when the time limit or an interrupt came first.
+    pub fn solve_state(&mut self, color: Color, progress: &mut dyn FnMut(&Progress)) -> Result<String, String> {
+        if let Some(w) = self.game.winner() {
+            return Ok(w.name().to_string());
+        }
+        let outcome = self.solver.solve(self.game.position(), color, &self.stop, progress);
+        self.log_solver();
+        Ok(match outcome {
+            SolveOutcome::Win(w) => w.name().to_string(),
+            SolveOutcome::Unknown => "unknown".to_string(),
+        })
+    }
+
+    /// `dfpn-solver-find-winning`: every winning move for `color`.
+    pub fn solve_winning_moves(&mut self, color: Color, progress: &mut dyn FnMut(&Progress)) -> Result<String, String> {
+        self.solver_position()?;
+        let moves = self.solver.winning_moves(self.game.position(), color, &self.stop, progress);
+        self.log_solver();
+        let moves = moves.ok_or("unknown: the solver stopped before proving every move")?;
+        let g = self.game.geometry();
+        Ok(moves.iter().map(|&c| g.name(c)).collect::<Vec<_>>().join(" "))
+    }
+
+    fn log_solver(&self) {
+        let s = self.solver.stats();
+        log::info!(
+            "solver: {} nodes in {:.2} s ({:.0}/s), table {}/{}",
+            s.nodes,
+            s.elapsed.as_secs_f64(),
+            s.nodes_per_second,
+            s.tt_entries,
+            s.tt_capacity
+        );
+    }
+
+    pub fn clear_solver_table(&mut self) {
+        self.solver.clear_tt();
+    }
+
+    pub fn solver_params(&self) -> &SolverParams {
+        self.solver.params()
+    }
+
+    /// `param_dfpn`: lists the solver's parameters, or sets one.
+    pub fn param_solver(&mut self, setting: &ParamSetting) -> Result<String, String> {
+        let mut p = self.solver.params().clone();
+        let Some((name, value)) = setting else {
+            return Ok([
+                format!("[string] max_time {}", p.max_time.map_or(0.0, |t| t.as_secs_f64())),
+                format!("[string] tt_mb {}", p.tt_mb),
+                format!("[string] threads {}", p.threads),
+                format!("[bool] use_guifx {}", p.use_guifx as u8),
+                format!("[bool] use_knowledge {}", p.use_knowledge as u8),
+                format!("[bool] use_vc {}", p.use_vc as u8),
+                format!("[string] genmove_empty {}", self.solver_in_genmove_empty),
+            ]
+            .join("\n"));
+        };
+        match name.as_str() {
+            "max_time" => {
+                let secs: f64 = value
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && (0.0..=1.0e6).contains(s))
+                    .ok_or_else(|| format!("invalid max_time: {value} (seconds, 0 for no limit)"))?;
+                p.max_time = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
+            }
+            "tt_mb" => p.tt_mb = parse_number(name, value, 1, 65536)?,
+            "threads" => p.threads = parse_number(name, value, 1, 1024)?,
+            "use_guifx" => p.use_guifx = parse_bool(value)?,
+            "use_knowledge" => p.use_knowledge = parse_bool(value)?,
+            "use_vc" => p.use_vc = parse_bool(value)?,
+            "genmove_empty" => {
+                self.solver_in_genmove_empty = parse_number(name, value, 0, crate::board::MAX_CELLS)?;
+                return Ok(String::new());
+            }
+            _ => {
+                return Err(format!(
+                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, threads, use_guifx, use_knowledge, use_vc, genmove_empty)"
+                ));
+            }
+        }
+        self.solver.set_params(&p);
+        Ok(String::new())
     }
 
     pub fn final_score(&self) -> Result<String, String> {

@@ -86,6 +86,13 @@ pub enum Command {
     },
     /// The principal variation of the last search.
     Pv,
+    /// `dfpn-solve-state COLOR`: the winner with COLOR to move.
+    SolveState(Color),
+    /// `dfpn-solver-find-winning COLOR`: COLOR's winning moves.
+    SolveWinningMoves(Color),
+    /// `dfpn-clear-tt`: empty the solver's table.
+    SolverClearTable,
+    ParamDfpn(ParamSetting),
     /// GoGui's declaration that `# interrupt` lines are understood.
     GoguiInterrupt,
 }
@@ -96,6 +103,9 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("all_legal_moves", "all_legal_moves COLOR"),
     ("boardsize", "boardsize SIZE | boardsize WIDTH HEIGHT"),
     ("clear_board", "clear_board"),
+    ("dfpn-clear-tt", "dfpn-clear-tt"),
+    ("dfpn-solve-state", "dfpn-solve-state COLOR"),
+    ("dfpn-solver-find-winning", "dfpn-solver-find-winning COLOR"),
     ("eval", "eval COLOR"),
     ("eval-dist", "eval-dist COLOR"),
     ("eval-resist", "eval-resist COLOR"),
@@ -112,6 +122,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("loadboard", "loadboard FILE [common|seed]"),
     ("loadsgf", "loadsgf FILE [MOVE_NUMBER]"),
     ("name", "name"),
+    ("param_dfpn", "param_dfpn [NAME VALUE]"),
     ("param_ferrohex", "param_ferrohex [NAME VALUE]"),
     ("param_game", "param_game [NAME VALUE]"),
     ("play", "play COLOR MOVE"),

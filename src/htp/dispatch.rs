@@ -3,12 +3,23 @@
 use super::command::{COMMANDS, Command, is_known};
 use crate::engine::Engine;
 use crate::search::SearchReport;
+use crate::solver::Progress;
+
+/// Where a long command's progress goes while it runs.
+pub struct Observers<'a> {
+    pub search: &'a mut dyn FnMut(&SearchReport),
+    pub solver: &'a mut dyn FnMut(&Progress),
+}
 
 /// The analysis commands HexGui lists in its Analyze menu, in GoGui's
 /// `type/label/command` form; `%c` is replaced by a colour.
 const ANALYZE_COMMANDS: &[&str] = &[
     "param/Game Param/param_game",
     "param/Engine Param/param_ferrohex",
+    "param/Solver Param/param_dfpn",
+    "string/Solve State/dfpn-solve-state %c",
+    "plist/Find Winning Moves/dfpn-solver-find-winning %c",
+    "none/Clear Solver Table/dfpn-clear-tt",
     "string/Show Board/showboard",
     "string/Final Score/final_score",
     "plist/All Legal Moves/all_legal_moves %c",
@@ -33,7 +44,7 @@ pub enum Flow {
 pub fn execute(
     engine: &mut Engine,
     command: &Command,
-    report: &mut dyn FnMut(&SearchReport),
+    observers: &mut Observers,
 ) -> (Result<String, String>, Flow) {
     let done = |r: Result<(), String>| r.map(|()| String::new());
     let answer = match command {
@@ -53,7 +64,7 @@ pub fn execute(
             Ok(String::new())
         }
         Command::Play(color, mv) => done(engine.play(*color, *mv)),
-        Command::GenMove { color, play } => engine.genmove(*color, *play, report).map(|r| r.text),
+        Command::GenMove { color, play } => engine.genmove(*color, *play, observers.search).map(|r| r.text),
         Command::Undo => done(engine.undo()),
         Command::ShowBoard => Ok(crate::diagram::showboard(engine.game())),
         Command::FinalScore => engine.final_score(),
@@ -87,6 +98,13 @@ pub fn execute(
         Command::EvalCells { kind, color } => engine.eval_cells(*kind, *color),
         Command::EvalSummary { kinds, color } => engine.eval_summary(kinds, *color),
         Command::Pv => Ok(engine.last_pv()),
+        Command::SolveState(color) => engine.solve_state(*color, observers.solver),
+        Command::SolveWinningMoves(color) => engine.solve_winning_moves(*color, observers.solver),
+        Command::SolverClearTable => {
+            engine.clear_solver_table();
+            Ok(String::new())
+        }
+        Command::ParamDfpn(setting) => engine.param_solver(setting),
     };
     (answer, Flow::Continue)
 }

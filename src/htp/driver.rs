@@ -9,12 +9,13 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use super::command::Command;
-use super::dispatch::{Flow, execute};
+use super::dispatch::{Flow, Observers, execute};
 use super::gfx;
 use super::parse::{is_interrupt, parse_line};
 use super::response;
 use crate::engine::Engine;
 use crate::search::SearchReport;
+use crate::solver::Progress;
 
 /// Lines longer than this are answered with an error instead of being
 /// buffered without bound.
@@ -143,7 +144,13 @@ where
     // blocks on stdout when use_guifx is on. Both the reports and the
     // answers write to `output`, one at a time.
     let output = RefCell::new(output);
-    let mut gfx_error: Option<io::Error> = None;
+    let gfx_error: RefCell<Option<io::Error>> = RefCell::new(None);
+    let send_gfx = |block: &str| {
+        let mut out = output.borrow_mut();
+        if let Err(e) = out.write_all(block.as_bytes()).and_then(|()| out.flush()) {
+            gfx_error.borrow_mut().get_or_insert(e);
+        }
+    };
     for item in rx {
         let (line_no, text) = match item {
             Input::Line(n, t) => (n, t),
@@ -161,13 +168,13 @@ where
             Err(f) => (f.id, Err(f.message), Flow::Continue),
             Ok(req) => {
                 interrupts.arm(line_no);
-                let live = match req.command {
-                    Command::GenMove { color, .. } if engine.use_guifx() => {
-                        Some((engine.game().position().shared_geometry().clone(), color))
-                    }
+                let geometry = engine.game().position().shared_geometry().clone();
+                let search_gfx = match req.command {
+                    Command::GenMove { color, .. } if engine.use_guifx() => Some(color),
                     _ => None,
                 };
-                let mut report = |r: &SearchReport| {
+                let solver_gfx = engine.solver_params().use_guifx;
+                let mut search = |r: &SearchReport| {
                     log::info!(
                         "depth {} score {} nodes {} nps {:.0} time {:.2}s",
                         r.depth,
@@ -176,19 +183,25 @@ where
                         r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6),
                         r.elapsed.as_secs_f64(),
                     );
-                    if let Some((geometry, color)) = &live {
-                        let block = gfx::search_block(geometry, *color, r);
-                        let mut out = output.borrow_mut();
-                        if let Err(e) = out.write_all(block.as_bytes()).and_then(|()| out.flush()) {
-                            gfx_error.get_or_insert(e);
-                        }
+                    if let Some(color) = search_gfx {
+                        send_gfx(&gfx::search_block(&geometry, color, r));
                     }
                 };
-                let (answer, flow) = execute(&mut engine, &req.command, &mut report);
+                let mut solver = |p: &Progress| {
+                    log::info!("solver: {} nodes, {:.1} s", p.nodes, p.elapsed.as_secs_f64());
+                    if solver_gfx {
+                        send_gfx(&gfx::solver_block(&geometry, p));
+                    }
+                };
+                let mut observers = Observers {
+                    search: &mut search,
+                    solver: &mut solver,
+                };
+                let (answer, flow) = execute(&mut engine, &req.command, &mut observers);
                 (req.id, answer, flow)
             }
         };
-        if let Some(e) = gfx_error.take() {
+        if let Some(e) = gfx_error.borrow_mut().take() {
             return Err(e);
         }
         write_answer(&output, id, &answer)?;

@@ -4,6 +4,7 @@
 
 use crate::board::{Color, Geometry};
 use crate::search::{SearchReport, score_is_loss, score_is_win};
+use crate::solver::{ChildStatus, Progress};
 
 /// One finished search depth: the principal variation, the first move
 /// labelled with its value (`W`/`L` when proven), and a status line.
@@ -31,6 +32,42 @@ pub fn search_block(geometry: &Geometry, to_move: Color, r: &SearchReport) -> St
         r.depth,
         r.nodes,
         r.nodes as f64 / secs.max(1e-6),
+    )
+}
+
+/// The solver's progress: the line it is working on, every root move
+/// labelled `W`/`L` once proved (for the player to move) or with its proof
+/// number while open, and a summary.
+pub fn solver_block(geometry: &Geometry, p: &Progress) -> String {
+    let mut var = String::from("VAR");
+    let mut color = p.to_move;
+    for &cell in &p.pv {
+        var.push_str(&format!(" {} {}", color.letter(), geometry.name(cell)));
+        color = color.opponent();
+    }
+    let mut label = String::from("LABEL");
+    let (mut wins, mut losses) = (0, 0);
+    for &(cell, status) in &p.children {
+        let value = match status {
+            ChildStatus::Win => {
+                wins += 1;
+                "W".to_string()
+            }
+            ChildStatus::Loss => {
+                losses += 1;
+                "L".to_string()
+            }
+            ChildStatus::Unknown(pn, _) => pn.to_string(),
+        };
+        label.push_str(&format!(" {} {value}", geometry.name(cell)));
+    }
+    let secs = p.elapsed.as_secs_f64();
+    format!(
+        "gogui-gfx:\ndfpn\n{var}\n{label}\nTEXT {} to move: {wins} winning, {losses} losing, {} open; {} nodes {:.0}/s time {secs:.1}s\n\n",
+        p.to_move,
+        p.children.len() - wins - losses,
+        p.nodes,
+        p.nodes as f64 / secs.max(1e-6),
     )
 }
 

@@ -1,0 +1,62 @@
+//! The solver's HTP commands, as HexGui's "Run analysis" and Benzene's
+//! regression files use them.
+
+mod common;
+use common::*;
+use std::time::{Duration, Instant};
+
+#[test]
+fn solve_state_and_winning_moves_on_small_boards() {
+    // On 4x4 the first player wins exactly on the short diagonal.
+    let a = session(
+        "boardsize 4\ndfpn-solve-state b\ndfpn-solver-find-winning b\nplay b a1\ndfpn-solve-state w\ndfpn-solver-find-winning w\ndfpn-clear-tt\nundo\nplay b b3\ndfpn-solve-state white\n",
+    );
+    assert_eq!(a[1], "= black");
+    assert_eq!(a[2], "= d1 c2 b3 a4");
+    assert_eq!(a[4], "= white", "a corner opening loses on 4x4");
+    assert!(!a[5].trim_start_matches("= ").is_empty(), "white has winning replies: {}", a[5]);
+    assert_eq!(a[6], "=");
+    assert_eq!(a[9], "= black");
+    let a = session("boardsize 2\nplay b a1\nplay b a2\ndfpn-solve-state w\ndfpn-solver-find-winning b\n");
+    assert_eq!(a[3], "= black", "a won game's winner");
+    assert!(a[4].starts_with("? ") && a[4].contains("over"), "{}", a[4]);
+}
+
+#[test]
+fn param_dfpn_lists_sets_and_refuses() {
+    let a = session("param_dfpn\nparam_dfpn max_time 2.5\nparam_dfpn use_guifx 1\nparam_dfpn\nparam_dfpn max_time -1\nparam_dfpn speed 9\nparam_dfpn tt_mb 0\n");
+    for name in ["max_time", "tt_mb", "threads", "use_guifx"] {
+        assert!(a[0].contains(&format!(" {name} ")), "{name}: {}", a[0]);
+    }
+    assert_eq!(&a[1..3], ["=", "="]);
+    assert!(a[3].contains("[string] max_time 2.5") && a[3].contains("[bool] use_guifx 1"), "{}", a[3]);
+    assert!(a[4].starts_with("? invalid max_time"));
+    assert!(a[5].starts_with("? unknown parameter"));
+    assert!(a[6].starts_with("? invalid tt_mb"));
+}
+
+#[test]
+fn hexgui_run_analysis_sequence_with_live_graphics() {
+    // HexGui's "Run analysis": param_dfpn use_guifx 1, then dfpn-solve-state.
+    let out = run_raw(&[], b"boardsize 5\nplay b c3\nplay w b4\nparam_dfpn use_guifx 1\ndfpn-solve-state black\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let blocks: Vec<&str> = text.split_terminator("\n\n").collect();
+    let answer = blocks.last().unwrap();
+    assert!(*answer == "= black" || *answer == "= white", "{text}");
+    let gfx: Vec<&&str> = blocks.iter().filter(|b| b.starts_with("gogui-gfx:\ndfpn\nVAR")).collect();
+    assert!(!gfx.is_empty(), "at least the final progress block: {text}");
+    assert!(gfx.iter().all(|b| b.contains("\nLABEL") && b.contains("\nTEXT ")), "{text}");
+}
+
+#[test]
+fn an_interrupted_solve_answers_unknown() {
+    let mut e = Engine::start(&["--threads", "1"]);
+    assert_eq!(e.ask("boardsize 13"), "=");
+    e.send("dfpn-solve-state black");
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    e.send("# interrupt");
+    assert_eq!(e.answer(), "= unknown");
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert_eq!(e.ask("name"), "= ferrohex");
+}
