@@ -60,3 +60,14 @@ fn an_interrupted_solve_answers_unknown() {
     assert!(start.elapsed() < Duration::from_secs(30));
     assert_eq!(e.ask("name"), "= ferrohex");
 }
+
+#[test]
+fn genmove_plays_a_proven_win_when_the_solver_finds_one() {
+    for _ in 0..2 {
+        let a = session_with(&["--max-time", "2"], "boardsize 4\ngenmove b\n");
+        let mv = a[1].trim_start_matches("= ");
+        assert!(["d1", "c2", "b3", "a4"].contains(&mv), "4x4's winning openings, not {mv}");
+    }
+    let a = session_with(&["--max-time", "2"], "boardsize 5\nplay b c3\nplay w b4\nparam_dfpn genmove_empty 0\nparam_dfpn\n");
+    assert!(a[4].contains("genmove_empty 0"), "{}", a[4]);
+}
