@@ -452,6 +452,7 @@ impl Engine {
                 format!("[list/{}] level {}", levels.join("/"), p.level),
                 format!("[list/{}] eval {}", evals.join("/"), p.eval),
                 format!("[string] width {}", p.width),
+                format!("[bool] knowledge {}", p.knowledge as u8),
                 format!("[bool] resign {}", p.resign as u8),
                 format!("[bool] use_guifx {}", self.use_guifx as u8),
             ]
@@ -482,9 +483,10 @@ impl Engine {
             }
             "level" => p.level = value.parse()?,
             "resign" => p.resign = parse_bool(value)?,
+            "knowledge" => p.knowledge = parse_bool(value)?,
             _ => {
                 return Err(format!(
-                    "unknown parameter: {name} (param_ferrohex knows max_time, max_depth, threads, tt_mb, level, eval, width, resign, use_guifx)"
+                    "unknown parameter: {name} (param_ferrohex knows max_time, max_depth, threads, tt_mb, level, eval, width, knowledge, resign, use_guifx)"
                 ));
             }
         }
