@@ -11,6 +11,7 @@ use crate::eval::{CellValues, EvalKind};
 use crate::game::{Game, Move, TimeSettings};
 use crate::htp::command::{MoveArg, ParamSetting};
 use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
+use crate::knowledge::{Endpoint, Knowledge};
 use crate::solver::{BestMove, Progress, SolveOutcome, Solver, SolverParams};
 use crate::textboard::Letters;
 use crate::tools::render::SvgOptions;
@@ -344,6 +345,46 @@ impl Engine {
         }
         self.solver.set_params(&p);
         Ok(String::new())
+    }
+
+    /// `vc-build`: the inferior cells of the position for `color`, as
+    /// HexGui draws them (`CELL CODE` pairs).
+    pub fn inferior_cells(&self, color: Color) -> Result<String, String> {
+        let pos = self.evaluator_position()?;
+        Ok(crate::knowledge::gui::gui_inferior(pos, color))
+    }
+
+    /// `vc-get-mustplay`: the cells where `color` can avoid losing at once
+    /// to one of the opponent's edge-to-edge semi-connections.
+    pub fn mustplay(&self, color: Color) -> Result<String, String> {
+        let pos = self.evaluator_position()?;
+        let k = Knowledge::new(pos);
+        Ok(crate::knowledge::gui::gui_mustplay(&k, color))
+    }
+
+    /// `vc-between-cells-full|semi`: `color`'s connections between two
+    /// cells (or edges: north, south, west, east), in HexGui's VC-list form
+    /// `COLOR FROM TO TYPE SOURCE [ CARRIER ] [ STONES ] [KEY]`.
+    pub fn connections(&self, color: Color, from: &str, to: &str, full: bool) -> Result<String, String> {
+        let pos = self.evaluator_position()?;
+        let g = pos.geometry();
+        let end = |s: &str| {
+            Endpoint::parse(g, s).ok_or_else(|| format!("invalid endpoint: {s} (a cell, or north, south, west, east)"))
+        };
+        let (a, b) = (end(from)?, end(to)?);
+        let k = Knowledge::new(pos);
+        let (fulls, semis) = crate::knowledge::connections(k.vcs(color), a, b);
+        let names = |set: &crate::board::CellSet| set.iter().map(|c| g.name(c)).collect::<Vec<_>>().join(" ");
+        let head = format!("{} {} {}", color.name(), a.name(g), b.name(g));
+        let lines: Vec<String> = if full {
+            fulls.iter().map(|c| format!("{head} full hsearch [ {} ] [ ]", names(c))).collect()
+        } else {
+            semis
+                .iter()
+                .map(|s| format!("{head} semi hsearch [ {} ] [ ] {}", names(&s.carrier), g.name(s.key)))
+                .collect()
+        };
+        Ok(lines.join("\n"))
     }
 
     pub fn final_score(&self) -> Result<String, String> {

@@ -20,6 +20,10 @@ const ANALYZE_COMMANDS: &[&str] = &[
     "string/Solve State/dfpn-solve-state %c",
     "plist/Find Winning Moves/dfpn-solver-find-winning %c",
     "none/Clear Solver Table/dfpn-clear-tt",
+    "inferior/VC Build (inferior cells)/vc-build %c",
+    "plist/Mustplay/vc-get-mustplay %c",
+    "vc/VC Between Cells Full/vc-between-cells-full %c %p %p",
+    "vc/VC Between Cells Semi/vc-between-cells-semi %c %p %p",
     "string/Show Board/showboard",
     "string/Final Score/final_score",
     "plist/All Legal Moves/all_legal_moves %c",
@@ -105,6 +109,9 @@ pub fn execute(
             Ok(String::new())
         }
         Command::ParamDfpn(setting) => engine.param_solver(setting),
+        Command::VcBuild(color) => engine.inferior_cells(*color),
+        Command::VcMustplay(color) => engine.mustplay(*color),
+        Command::VcBetween { color, from, to, full } => engine.connections(*color, from, to, *full),
     };
     (answer, Flow::Continue)
 }

@@ -1,0 +1,75 @@
+//! The connection and inferior-cell commands HexGui draws.
+
+mod common;
+use common::*;
+
+/// Checks an answer in HexGui's VC-list form and returns (type, carrier, key).
+fn parse_vcs(answer: &str) -> Vec<(String, Vec<String>, Option<String>)> {
+    let tokens: Vec<&str> = answer.trim_start_matches('=').split_whitespace().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        assert!(["black", "white"].contains(&tokens[i]), "{answer}");
+        let kind = tokens[i + 3].to_string();
+        assert_eq!(tokens[i + 5], "[", "{answer}");
+        let mut j = i + 6;
+        let mut carrier = Vec::new();
+        while tokens[j] != "]" {
+            carrier.push(tokens[j].to_string());
+            j += 1;
+        }
+        assert_eq!((tokens[j + 1], tokens[j + 2]), ("[", "]"), "{answer}");
+        j += 3;
+        let key = (kind == "semi").then(|| {
+            j += 1;
+            tokens[j - 1].to_string()
+        });
+        out.push((kind, carrier, key));
+        i = j;
+    }
+    out
+}
+
+#[test]
+fn a_bridge_to_the_edge_is_a_full_connection_with_its_two_cells() {
+    let a = session("boardsize 5\nplay b c2\nvc-between-cells-full b c2 north\nvc-between-cells-semi b c2 south\nvc-between-cells-full w c2 north\nvc-between-cells-full b c2 nowhere\n");
+    let fulls = parse_vcs(&a[2]);
+    assert!(fulls.iter().any(|(k, c, _)| k == "full" && c == &["c1", "d1"]), "{}", a[2]);
+    let semis = parse_vcs(&a[3]);
+    assert!(!semis.is_empty());
+    for (kind, carrier, key) in &semis {
+        assert_eq!(kind, "semi");
+        assert!(carrier.contains(key.as_ref().unwrap()), "the key is in the carrier: {}", a[3]);
+    }
+    assert_eq!(a[4], "=", "white has no connection through a black stone");
+    assert!(a[5].starts_with("? invalid endpoint"), "{}", a[5]);
+}
+
+#[test]
+fn vc_build_lists_inferior_cells_in_hexgui_codes() {
+    let a = session("boardsize 5\nplay b c2\nplay w b3\nvc-build b\nvc-build w\n");
+    for answer in &a[3..5] {
+        let tokens: Vec<&str> = answer.trim_start_matches("= ").split_whitespace().collect();
+        assert_eq!(tokens.len() % 2, 0, "{answer}");
+        for pair in tokens.chunks(2) {
+            assert!(pair[0].len() >= 2 && pair[0].as_bytes()[0].is_ascii_lowercase(), "{answer}");
+            let code = pair[1];
+            let ok = ["fdb", "fdw", "fcb", "fcw", "fpb", "fpw"].contains(&code)
+                || ((code.starts_with("iv[") || code.starts_with("ir[") || code.starts_with("id[")) && code.ends_with(']'));
+            assert!(ok, "unknown code {code} in {answer}");
+        }
+    }
+    // The cells behind Black's bridge to the top are Black's to claim.
+    assert!(a[3].contains("c1 fcb") && a[3].contains("d1 fcb"), "{}", a[3]);
+}
+
+#[test]
+fn mustplay_narrows_to_the_threats_and_is_empty_when_lost() {
+    let a = session("boardsize 5\nplay b c2\nplay w b3\nvc-get-mustplay w\nall_legal_moves w\nplay b c4\nvc-get-mustplay w\ndfpn-solve-state w\n");
+    let must: Vec<&str> = a[3].trim_start_matches("= ").split_whitespace().collect();
+    let legal: Vec<&str> = a[4].trim_start_matches("= ").split_whitespace().collect();
+    assert!(!must.is_empty() && must.len() < legal.len(), "{must:?}");
+    assert!(must.iter().all(|c| legal.contains(c)));
+    assert_eq!(a[6], "=", "no move saves White");
+    assert_eq!(a[7], "= black", "and the solver agrees");
+}
