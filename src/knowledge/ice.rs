@@ -94,7 +94,12 @@ impl Board<'_> {
     }
 
     fn group(&self, color: Color, start: Cell) -> (CellSet, u8) {
-        let own = &self.stones[color.index()];
+        self.group_in(color, &self.stones[color.index()], start)
+    }
+
+    /// `start`'s group among `own` (a set of `color` stones) and the edges
+    /// of `color` it touches.
+    fn group_in(&self, color: Color, own: &CellSet, start: Cell) -> (CellSet, u8) {
         let (e1, e2) = color.edges();
         let mut seen = CellSet::EMPTY;
         seen.insert(start);
@@ -116,9 +121,12 @@ impl Board<'_> {
         (seen, edges)
     }
 
-    /// Whether `color`'s view of `c`'s neighbourhood is a clique.
+    /// Whether `color`'s view of `c`'s neighbourhood is a clique. A stone
+    /// at `c` itself is ignored: the question is whether `c` matters.
     fn clique(&self, color: Color, c: Cell) -> bool {
-        let own = &self.stones[color.index()];
+        let mut own = self.stones[color.index()];
+        own.remove(c);
+        let own = &own;
         let opp = &self.stones[color.opponent().index()];
         let (e1, e2) = color.edges();
         let mut items: Vec<Item> = Vec::with_capacity(8);
@@ -146,7 +154,7 @@ impl Board<'_> {
             if items.iter().any(|it| it.stones.contains(n)) {
                 continue;
             }
-            let (stones, edges) = self.group(color, n);
+            let (stones, edges) = self.group_in(color, own, n);
             items.push(Item {
                 stones,
                 edges,

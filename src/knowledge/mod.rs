@@ -154,7 +154,10 @@ impl Knowledge {
     pub fn winning_key(&self, to_move: Color) -> Option<Cell> {
         let vc = self.vcs(to_move);
         if let Some(f) = vc.edge_fulls().iter().min_by_key(|c| c.len()) {
-            return f.iter().next().or_else(|| self.pos.empty_cells().iter().next());
+            return f
+                .iter()
+                .next()
+                .or_else(|| self.pos.empty_cells().iter().next());
         }
         vc.edge_semis()
             .iter()

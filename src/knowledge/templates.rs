@@ -25,28 +25,31 @@ pub struct Pattern {
     pub carrier: &'static [(i32, i32)],
 }
 
-/// Template IVa: a stone on the 4th row joined to the edge.
+/// Template IVa: a stone on the 4th row joined to the edge. In North
+/// coordinates (the edge row is 0, the anchor at column offset 0 of row 3)
+/// the carrier is one cell beside the anchor and a widening band below it.
 pub const IVA: Pattern = Pattern {
     name: "IVa",
     row: 3,
     carrier: &[
+        (1, 3),
         (-1, 2),
         (0, 2),
         (1, 2),
-        (-2, 1),
+        (2, 2),
+        (3, 2),
         (-1, 1),
         (0, 1),
         (1, 1),
-        (-3, 0),
-        (-2, 0),
+        (2, 1),
+        (3, 1),
+        (4, 1),
         (-1, 0),
         (0, 0),
         (1, 0),
         (2, 0),
-        (-1, 3),
-        (-2, 2),
-        (-3, 1),
-        (-4, 0),
+        (3, 0),
+        (4, 0),
     ],
 };
 
@@ -128,4 +131,159 @@ pub fn edge_templates(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::board::Position;
+    use crate::knowledge::vc::{VcGraph, VcParams};
+
+    /// A small Hex solver for "does Black's anchor reach the North edge",
+    /// with H-search connections as leaves and the mustplay as the
+    /// opponent's only moves.
+    struct Solver {
+        anchor: Cell,
+        region: CellSet,
+        memo: HashMap<(u64, bool), bool>,
+        params: VcParams,
+        /// Nodes left before giving up (a give-up counts as "no").
+        budget: usize,
+    }
+
+    impl Solver {
+        fn wins(&mut self, p: &mut Position, black_to_move: bool) -> bool {
+            if let Some(&v) = self.memo.get(&(p.hash(), black_to_move)) {
+                return v;
+            }
+            if self.budget == 0 {
+                return false;
+            }
+            self.budget -= 1;
+            let vc = VcGraph::build(p, Color::Black, self.params);
+            let a = vc.node(self.anchor).expect("anchor");
+            let north = vc.edge_node(Edge::North);
+            let free = p.empty_cells().intersection(&self.region);
+            let result = if a == north || !vc.fulls(a, north).is_empty() {
+                true
+            } else if black_to_move {
+                !vc.semis(a, north).is_empty()
+                    || free.iter().any(|c| {
+                        p.play(Color::Black, c);
+                        let r = self.wins(p, false);
+                        p.unplay();
+                        r
+                    })
+            } else {
+                let must = vc
+                    .semis(a, north)
+                    .iter()
+                    .fold(free, |m, s| m.intersection(&s.carrier));
+                must.iter().all(|c| {
+                    p.play(Color::White, c);
+                    let r = self.wins(p, true);
+                    p.unplay();
+                    r
+                })
+            };
+            self.memo.insert((p.hash(), black_to_move), result);
+            result
+        }
+    }
+
+    /// Whether a Black stone at `anchor` joins North within `region` on
+    /// an otherwise White board.
+    fn holds(g: &Arc<Geometry>, anchor: Cell, region: &CellSet) -> bool {
+        holds_within(g, anchor, region, usize::MAX)
+    }
+
+    /// As `holds`, giving up (answering no) after `budget` nodes. A yes is
+    /// always a proof.
+    fn holds_within(g: &Arc<Geometry>, anchor: Cell, region: &CellSet, budget: usize) -> bool {
+        let mut p = Position::new(g.clone());
+        for c in g.cells() {
+            if c != anchor && !region.contains(c) {
+                p.play(Color::White, c);
+            }
+        }
+        p.play(Color::Black, anchor);
+        let mut s = Solver {
+            anchor,
+            region: *region,
+            memo: HashMap::new(),
+            params: VcParams {
+                edge_templates: false,
+                ..VcParams::default()
+            },
+            budget,
+        };
+        s.wins(&mut p, false) && s.budget > 0
+    }
+
+    /// Shrinks a generous region around a 4th-row stone to a minimal
+    /// carrier and prints it as offsets. Run with
+    /// `cargo test --release derive_iva -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn derive_iva() {
+        let g = Arc::new(Geometry::new(13, 6).unwrap());
+        let (ax, ar) = (6i32, 3i32);
+        let anchor = g.cell_at(ax as usize, ar as usize).unwrap();
+        let mut region = CellSet::EMPTY;
+        for r in 0..=ar {
+            for dc in -2..=(ar - r) + 2 {
+                if let Some(c) = g.cell_at((ax + dc) as usize, r as usize)
+                    && c != anchor
+                {
+                    region.insert(c);
+                }
+            }
+        }
+        assert!(
+            holds_within(&g, anchor, &region, 200_000),
+            "the generous region holds"
+        );
+        // Outer cells first: far from the anchor, then far from the middle.
+        let mut order: Vec<Cell> = region.iter().collect();
+        order.sort_by_key(|&c| {
+            let (x, y) = g.coords(c);
+            let mid = ax as f64 + (ar - y as i32) as f64 / 2.0;
+            -((x as f64 - mid).abs() * 10.0) as i64
+        });
+        for (c, budget) in order
+            .iter()
+            .map(|&c| (c, 20_000))
+            .chain(order.iter().map(|&c| (c, 300_000)))
+        {
+            if !region.contains(c) {
+                continue;
+            }
+            let mut smaller = region;
+            smaller.remove(c);
+            if holds_within(&g, anchor, &smaller, budget) {
+                eprintln!("dropped {}", g.name(c));
+                region = smaller;
+            }
+        }
+        let offsets: Vec<(i32, i32)> = region
+            .iter()
+            .map(|c| {
+                let (x, y) = g.coords(c);
+                (x as i32 - ax, y as i32)
+            })
+            .collect();
+        println!("{} cells: {offsets:?}", offsets.len());
+    }
+
+    #[test]
+    fn iva_is_a_template() {
+        let g = Arc::new(Geometry::new(9, 6).unwrap());
+        let (anchor, carrier) = placements(&g, Edge::North, &IVA)[0];
+        assert!(holds(&g, anchor, &carrier));
+        let (anchor, carrier) = *placements(&g, Edge::North, &IVA).last().unwrap();
+        assert!(holds(&g, anchor, &carrier));
+    }
 }

@@ -100,7 +100,7 @@ impl Hasher for PairHasher {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7cc1_b727_220a_95);
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
     }
     fn write_u32(&mut self, i: u32) {
@@ -126,6 +126,10 @@ enum Op {
     PushSemi(u32),
     RemoveFull(u32, u32, CellSet),
     RemoveSemi(u32, u32, Semi),
+    /// A full's carrier replaced in place: (pair, index, old carrier).
+    SetFull(u32, u32, CellSet),
+    /// A semi replaced in place: (pair, index, old semi).
+    SetSemi(u32, u32, Semi),
 }
 
 /// What `play` saved to restore on `undo`.
@@ -263,9 +267,9 @@ impl VcGraph {
 
     /// Number of (full, semi) connections stored.
     pub fn counts(&self) -> (usize, usize) {
-        self.pairs.values().fold((0, 0), |(f, s), p| {
-            (f + p.fulls.len(), s + p.semis.len())
-        })
+        self.pairs
+            .values()
+            .fold((0, 0), |(f, s), p| (f + p.fulls.len(), s + p.semis.len()))
     }
 
     /// Every pair with its lists, in no particular order.
@@ -408,8 +412,30 @@ impl VcGraph {
         }
     }
 
+    fn set_full(&mut self, key: u32, i: usize, c: CellSet) {
+        let old = std::mem::replace(&mut self.list(key).fulls[i], c);
+        if self.logging {
+            self.log.push(Op::SetFull(key, i as u32, old));
+        }
+    }
+
+    fn set_semi(&mut self, key: u32, i: usize, s: Semi) {
+        let old = std::mem::replace(&mut self.list(key).semis[i], s);
+        if self.logging {
+            self.log.push(Op::SetSemi(key, i as u32, old));
+        }
+    }
+
     fn undo_op(&mut self, op: Op) {
         let key = match op {
+            Op::SetFull(k, i, c) => {
+                self.list(k).fulls[i as usize] = c;
+                return;
+            }
+            Op::SetSemi(k, i, s) => {
+                self.list(k).semis[i as usize] = s;
+                return;
+            }
             Op::PushFull(k) => {
                 self.list(k).fulls.pop();
                 k
@@ -549,8 +575,8 @@ impl VcGraph {
             return;
         }
         let mid_empty = self.is_empty_node(mid);
-        let a_cell = ((a as usize) < self.n && self.is_empty_node(a))
-            .then(|| Cell::from_index(a as usize));
+        let a_cell =
+            ((a as usize) < self.n && self.is_empty_node(a)).then(|| Cell::from_index(a as usize));
         let mut cands = std::mem::take(&mut self.scratch);
         cands.clear();
         for z in self.adj[mid as usize].iter() {
@@ -717,10 +743,15 @@ impl VcGraph {
         if self.won {
             return;
         }
-        // Every connection with an endpoint in `merged` or the cell in its
-        // carrier is taken out and put back renamed / shrunk.
+        // Connections with an endpoint in `merged` are taken out and put
+        // back renamed (and re-queued: the merged group has new partners).
+        // Elsewhere the cell simply leaves carriers in place: a connection
+        // stays valid with an own stone in its carrier, and the ones built
+        // from it shrink the same way. Semis keyed at the cell become fulls
+        // and pairs whose semis shrank retry the OR rule.
         let keys: Vec<u32> = self.pairs.keys().copied().collect();
         let mut readd: Vec<(Node, Node, Option<Cell>, CellSet)> = Vec::new();
+        let mut retry_or: Vec<u32> = Vec::new();
         for key in keys {
             let (a, b) = unpair(key);
             let ra = if merged.contains(&a) { rep } else { a };
@@ -729,26 +760,54 @@ impl VcGraph {
             let mut i = 0;
             while i < self.pairs[&key].fulls.len() {
                 let f = self.pairs[&key].fulls[i];
-                if renamed || f.contains(cell) {
+                if renamed {
                     self.remove_full(key, i);
                     let mut f = f;
                     f.remove(cell);
                     readd.push((ra, rb, None, f));
                 } else {
+                    if f.contains(cell) {
+                        let mut f = f;
+                        f.remove(cell);
+                        self.set_full(key, i, f);
+                    }
                     i += 1;
                 }
             }
             let mut i = 0;
+            let mut shrank = false;
             while i < self.pairs[&key].semis.len() {
                 let s = self.pairs[&key].semis[i];
-                if renamed || s.carrier.contains(cell) {
+                if renamed || s.key == cell {
                     self.remove_semi(key, i);
                     let mut c = s.carrier;
                     c.remove(cell);
                     let key_cell = (s.key != cell).then_some(s.key);
                     readd.push((ra, rb, key_cell, c));
                 } else {
+                    if s.carrier.contains(cell) {
+                        let mut c = s.carrier;
+                        c.remove(cell);
+                        self.set_semi(key, i, Semi { key: s.key, carrier: c });
+                        shrank = true;
+                    }
                     i += 1;
+                }
+            }
+            if shrank {
+                retry_or.push(key);
+            }
+        }
+        for key in retry_or.into_iter().filter(|_| std::env::var("NO_RETRY").is_err()) {
+            let (a, b) = unpair(key);
+            let semis: Vec<CellSet> = self.pairs[&key].semis.iter().map(|s| s.carrier).collect();
+            if semis.len() >= 2 {
+                let mut found = Vec::new();
+                for (i, s) in semis.iter().enumerate() {
+                    or_search(&semis, i + 1, *s, *s, 1, self.params.max_or, &mut found);
+                }
+                for u in found {
+                    self.add_full(a, b, u);
                 }
             }
         }

@@ -77,7 +77,13 @@ impl Solver<'_> {
 
 /// The owner's stones plus cell endpoints, when every carrier cell is
 /// empty and no endpoint lies in the carrier; `None` otherwise.
-fn setup(pos: &Position, color: Color, a: Endpoint, b: Endpoint, carrier: &CellSet) -> Option<CellSet> {
+fn setup(
+    pos: &Position,
+    color: Color,
+    a: Endpoint,
+    b: Endpoint,
+    carrier: &CellSet,
+) -> Option<CellSet> {
     let mut own = *pos.stones(color);
     if !carrier.difference(&pos.empty_cells()).is_empty() {
         return None;

@@ -49,8 +49,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Cell, Color, Position};
+use crate::board::{Cell, CellSet, Color, Position};
 use crate::eval::{Dist01, EvalKind};
+use crate::knowledge::{self, Knowledge};
 use tt::Tt;
 use worker::{INF, Shared, Worker};
 
@@ -152,6 +153,10 @@ pub struct SearchParams {
     /// The evaluation used by the search levels (not by baseline/easy,
     /// which use the 0-1 distance).
     pub eval: EvalKind,
+    /// Use the Hex knowledge (virtual connections, mustplay, inferior
+    /// cells): decided positions at the root and near it, move lists cut
+    /// to the consider set (`param_ferrohex knowledge 0|1`).
+    pub knowledge: bool,
 }
 
 impl Default for SearchParams {
@@ -164,6 +169,7 @@ impl Default for SearchParams {
             resign: false,
             width: 15,
             eval: EvalKind::default(),
+            knowledge: true,
         }
     }
 }
@@ -469,6 +475,9 @@ impl Searcher {
         for w in self.workers.iter_mut() {
             w.pos = pos.clone();
             w.nodes = 0;
+            w.know_nodes = 0;
+            w.know_misses = 0;
+            w.set_knowledge(None, CellSet::EMPTY);
             w.reset_heuristics();
         }
         self.tt.new_search();
@@ -479,7 +488,9 @@ impl Searcher {
             abort: AtomicBool::new(false),
             deadline: Some(deadline),
             width,
+            know_plies: 0,
         };
+        let mut sh = sh;
         let done =
             |decision: Cell, score: i32, depth: u32, nodes: u64, pv: Vec<Cell>| SearchOutcome {
                 decision: if params.resign && score_is_loss(score) {
@@ -515,6 +526,26 @@ impl Searcher {
         }
 
         let mut moves = w0.root_order(to_move);
+        let mut root_kn = false;
+        if params.knowledge {
+            let t = Instant::now();
+            let verdict = Self::root_knowledge(&mut self.workers, self.pool.as_ref(), pos, to_move);
+            log::debug!("knowledge at the root: {:.3}s", t.elapsed().as_secs_f64());
+            match verdict {
+                RootKnowledge::Play(c, score) => {
+                    let out = done(c, score, 1, 1, vec![c]);
+                    report(&report_of(&out));
+                    return out;
+                }
+                RootKnowledge::Search { only, inner } => {
+                    if let Some(set) = only {
+                        moves.retain(|&c| set.contains(c));
+                    }
+                    root_kn = inner;
+                    sh.know_plies = if inner { KNOW_PLIES } else { 0 };
+                }
+            }
+        }
         let mut best: Option<(Cell, i32, u32, Vec<Cell>)> = None;
         // Growth of the iteration time from one depth to the next, for the
         // last two depths: odd and even depths grow differently, so the
@@ -530,6 +561,7 @@ impl Searcher {
                 depth,
                 to_move,
                 &moves,
+                root_kn,
             ) else {
                 break;
             };
@@ -583,6 +615,9 @@ impl Searcher {
             }
         }
         let nodes: u64 = self.workers.iter().map(|w| w.nodes).sum();
+        let know_nodes: u64 = self.workers.iter().map(|w| w.know_nodes).sum();
+        let misses: u64 = self.workers.iter().map(|w| w.know_misses).sum();
+        log::debug!("knowledge consulted at {know_nodes} of {nodes} nodes, {misses} computed");
         match best {
             Some((cell, score, depth, pv)) => done(cell, score, depth, nodes, pv),
             // Not even depth 1 finished (stopped at once): the best-ordered
@@ -591,11 +626,97 @@ impl Searcher {
         }
     }
 
+    /// What the knowledge says at the root, for `me` to move in `pos`.
+    /// Builds every worker's knowledge (on the position with inferior
+    /// cells filled in) as a side effect.
+    ///
+    /// - Decided for `me`: play the winning key (or a cell keeping the
+    ///   winning connection) at once.
+    /// - Decided against `me`: search, without knowledge below the root,
+    ///   only the cells in every carrier of the opponent's winning
+    ///   connections (where it can still be made to answer), so the move
+    ///   resists as long as the search can tell.
+    /// - Otherwise: a consider set of one cell is played at once; a larger
+    ///   one that leaves out some empty cells restricts the root moves.
+    fn root_knowledge(
+        workers: &mut [Worker],
+        pool: Option<&rayon::ThreadPool>,
+        pos: &Position,
+        me: Color,
+    ) -> RootKnowledge {
+        let (filled, fills) = knowledge::fill_in(pos);
+        let fills = fills[0].union(&fills[1]);
+        let build = |w: &mut Worker| w.set_knowledge(Some(Knowledge::new(&filled)), fills);
+        match pool {
+            Some(pool) if workers.len() > 1 => pool.scope(|scope| {
+                for w in workers.iter_mut() {
+                    scope.spawn(move |_| build(w));
+                }
+            }),
+            _ => workers.iter_mut().for_each(build),
+        }
+        let w0 = &mut workers[0];
+        let k = w0.know.as_ref().expect("just built");
+        let empty = pos.empty_cells();
+        let opp = me.opponent();
+        match k.decided(me) {
+            Some(winner) if winner == me => {
+                if let Some(c) = k.winning_key(me).filter(|&c| pos.is_empty(c)) {
+                    let d = w0.distance(me).max(1) as i32;
+                    return RootKnowledge::Play(c, WIN - (2 * d - 1).max(1));
+                }
+                // Won by the filled-in stones alone: any move keeps the
+                // win; let the search pick one.
+                RootKnowledge::Search {
+                    only: None,
+                    inner: true,
+                }
+            }
+            Some(_) => {
+                let vc = k.vcs(opp);
+                let carriers = vc
+                    .edge_fulls()
+                    .iter()
+                    .copied()
+                    .chain(vc.edge_semis().iter().map(|s| s.carrier));
+                let mut common = empty;
+                for c in carriers {
+                    common = common.intersection(&c);
+                }
+                let only = if common.is_empty() {
+                    vc.edge_fulls()
+                        .iter()
+                        .min_by_key(|c| c.len())
+                        .map(|c| c.intersection(&empty))
+                        .filter(|c| !c.is_empty())
+                } else {
+                    Some(common)
+                };
+                RootKnowledge::Search { only, inner: false }
+            }
+            None => {
+                let set = k.consider_set(me).intersection(&empty);
+                if set.len() == 1 {
+                    let c = set.iter().next().expect("one cell");
+                    w0.pos.play(me, c);
+                    let score = -w0.eval.evaluate(&w0.pos, opp);
+                    w0.pos.unplay();
+                    return RootKnowledge::Play(c, score);
+                }
+                RootKnowledge::Search {
+                    only: (!set.is_empty() && set.len() < empty.len()).then_some(set),
+                    inner: true,
+                }
+            }
+        }
+    }
+
     /// One iteration at the root: the first move alone with a full window,
     /// the rest in parallel with a null window against the shared alpha,
     /// re-searched when they beat it. Returns each move's score (exact for
     /// the best, bounds for the others) and the best index, or `None` when
     /// aborted.
+    #[allow(clippy::too_many_arguments)]
     fn root_iteration(
         workers: &mut [Worker],
         pool: Option<&rayon::ThreadPool>,
@@ -603,16 +724,18 @@ impl Searcher {
         depth: u32,
         me: Color,
         moves: &[Cell],
+        kn: bool,
     ) -> Option<(Vec<i32>, usize)> {
         let opp = me.opponent();
         let child = |w: &mut Worker, c: Cell, alpha: i32, beta: i32| -> i32 {
-            w.pos.play(me, c);
+            let ckn = w.child_knows(sh, kn, 0, c);
+            w.make(me, c, ckn);
             let s = if w.pos.has_won(me) {
                 WIN - 1
             } else {
-                -w.negamax(sh, depth - 1, 1, -beta, -alpha, opp)
+                -w.negamax(sh, depth - 1, 1, -beta, -alpha, opp, ckn)
             };
-            w.pos.unplay();
+            w.unmake(ckn);
             s
         };
         let t0 = Instant::now();
@@ -683,6 +806,20 @@ impl Searcher {
             idx,
         ))
     }
+}
+
+/// The deepest plies (exclusive) whose nodes use the knowledge: nodes at
+/// plies `0..KNOW_PLIES` check for decided positions and search only the
+/// consider set; deeper nodes use the plain search.
+pub const KNOW_PLIES: usize = 2;
+
+/// The root's verdict from the knowledge.
+enum RootKnowledge {
+    /// Play this move at once, with this score.
+    Play(Cell, i32),
+    /// Search the root moves in `only` (all when `None`), with knowledge
+    /// below the root when `inner`.
+    Search { only: Option<CellSet>, inner: bool },
 }
 
 fn report_of(out: &SearchOutcome) -> SearchReport {

@@ -1,14 +1,22 @@
 //! One search thread: negamax alpha-beta with PVS, the shared
 //! transposition table, killer and history move ordering, a width limit
 //! below the root and 0-1-distance tactics at every node.
+//!
+//! Near the root (plies below [`Shared::know_plies`]) a worker also keeps a
+//! [`Knowledge`] in step with its position: a position the connections
+//! decide is scored as a win or loss at once, and the moves searched are
+//! the consider set (mustplay minus inferior cells) instead of every empty
+//! cell. Deeper nodes use the plain search, which is far cheaper per node.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::WIN;
 use super::tt::{Bound, Tt, TtEntry};
-use crate::board::{Cell, Color, MAX_CELLS, Position};
+use crate::board::{Cell, CellSet, Color, MAX_CELLS, Position};
 use crate::eval::{CellValues, Dist01, EvalKind, Evaluator};
+use crate::knowledge::Knowledge;
 
 /// Deepest ply a search can reach (a full 26x26 board plus slack).
 pub(crate) const MAX_PLY: usize = MAX_CELLS + 8;
@@ -25,6 +33,8 @@ pub(crate) struct Shared<'a> {
     pub deadline: Option<Instant>,
     /// Moves searched per node below the root; 0 = all.
     pub width: usize,
+    /// Nodes at plies below this use the workers' knowledge (0 = none).
+    pub know_plies: usize,
 }
 
 impl Shared<'_> {
@@ -92,7 +102,33 @@ pub(crate) struct Worker {
     /// One reusable move list per ply.
     lists: Vec<Vec<(i64, Cell)>>,
     pub nodes: u64,
+    /// Connections for the root position (with inferior cells filled
+    /// in). Brought in step with the search path lazily, only when a node
+    /// below `Shared::know_plies` misses the cache.
+    pub know: Option<Knowledge>,
+    /// The cells the knowledge's root position has filled in.
+    pub know_fills: CellSet,
+    /// The moves from the root to this node, while within the knowledge
+    /// plies; the first `know_len` of them are played on `know`.
+    path: Vec<(Color, Cell)>,
+    know_len: usize,
+    /// What the knowledge said about positions already seen, by `tt_key`.
+    know_cache: HashMap<u64, KnowInfo>,
+    /// Nodes where the knowledge was consulted, and those that missed the
+    /// cache.
+    pub know_nodes: u64,
+    pub know_misses: u64,
 }
+
+/// The knowledge's answers at one node.
+#[derive(Clone, Copy)]
+struct KnowInfo {
+    decided: Option<Color>,
+    consider: Option<CellSet>,
+}
+
+/// Cache entries kept at most; the cache is emptied when it grows past.
+const KNOW_CACHE_MAX: usize = 1 << 18;
 
 impl Worker {
     pub fn new(pos: Position, kind: EvalKind) -> Worker {
@@ -105,6 +141,13 @@ impl Worker {
             history: Box::new([[0; MAX_CELLS]; 2]),
             lists: Vec::new(),
             nodes: 0,
+            know: None,
+            know_fills: CellSet::EMPTY,
+            path: Vec::new(),
+            know_len: 0,
+            know_cache: HashMap::new(),
+            know_nodes: 0,
+            know_misses: 0,
         }
     }
 
@@ -118,6 +161,11 @@ impl Worker {
                 *v /= 8;
             }
         }
+    }
+
+    /// `color`'s 0-1 distance (stones still needed), 0 when cut off.
+    pub fn distance(&mut self, color: Color) -> u32 {
+        self.dist.distance(&self.pos, color).unwrap_or(0)
     }
 
     /// The cells where `color` wins with one more stone.
@@ -152,7 +200,7 @@ impl Worker {
     }
 
     /// Fills `self.lists[ply]` with the moves for `me`, best first.
-    fn order_moves(&mut self, me: Color, ply: usize, tt_move: Option<Cell>) {
+    fn order_moves(&mut self, me: Color, ply: usize, tt_move: Option<Cell>, only: Option<CellSet>) {
         while self.lists.len() <= ply {
             self.lists.push(Vec::with_capacity(MAX_CELLS));
         }
@@ -161,7 +209,11 @@ impl Worker {
         let hist = &self.history[me.index()];
         let list = &mut self.lists[ply];
         list.clear();
-        for c in self.pos.empty_cells().iter() {
+        let cells = match only {
+            Some(set) => set.intersection(&self.pos.empty_cells()),
+            None => self.pos.empty_cells(),
+        };
+        for c in cells.iter() {
             let key = if Some(c) == tt_move {
                 1 << 40
             } else if Some(c) == killers[0] {
@@ -178,7 +230,106 @@ impl Worker {
         list.sort_by_key(|e| std::cmp::Reverse(e.0));
     }
 
-    /// Negamax alpha-beta with PVS. `me` is to move, `ply` plies from root.
+    /// Sets the knowledge for a new search from `root` (the real root
+    /// position): `know` describes `root` plus the `fills`.
+    pub fn set_knowledge(&mut self, know: Option<Knowledge>, fills: CellSet) {
+        self.know = know;
+        self.know_fills = fills;
+        self.path.clear();
+        self.know_len = 0;
+        if self.know_cache.len() > KNOW_CACHE_MAX {
+            self.know_cache.clear();
+        }
+    }
+
+    /// Forgets the cached knowledge answers.
+    pub fn clear_knowledge_cache(&mut self) {
+        self.know_cache.clear();
+    }
+
+    /// Whether a child reached by `c` can use the knowledge: the parent
+    /// can (`kn`), the child is shallow enough and `c` is not filled in on
+    /// the knowledge's board.
+    #[inline]
+    pub fn child_knows(&self, sh: &Shared, kn: bool, ply: usize, c: Cell) -> bool {
+        kn && ply + 1 < sh.know_plies && self.know.is_some() && !self.know_fills.contains(c)
+    }
+
+    /// Plays `c` for `me`; `kn`: the child uses the knowledge.
+    #[inline]
+    pub fn make(&mut self, me: Color, c: Cell, kn: bool) {
+        self.pos.play(me, c);
+        if kn {
+            self.path.push((me, c));
+        }
+    }
+
+    /// Takes back [`Worker::make`].
+    #[inline]
+    pub fn unmake(&mut self, kn: bool) {
+        self.pos.unplay();
+        if kn {
+            self.path.pop();
+            if self.know_len > self.path.len() {
+                if let Some(k) = self.know.as_mut() {
+                    k.undo();
+                }
+                self.know_len -= 1;
+            }
+        }
+    }
+
+    /// The knowledge's answers at this node for `me` to move (the consider
+    /// set too when `consider`), from the cache or by bringing the
+    /// knowledge in step with the path.
+    fn know_info(&mut self, me: Color, consider: bool) -> KnowInfo {
+        self.know_nodes += 1;
+        let key = tt_key(&self.pos, me);
+        let cached = self.know_cache.get(&key).copied();
+        if let Some(info) = cached
+            && (!consider || info.decided.is_some() || info.consider.is_some())
+        {
+            return info;
+        }
+        self.know_misses += 1;
+        let Some(k) = self.know.as_mut() else {
+            return KnowInfo {
+                decided: None,
+                consider: None,
+            };
+        };
+        while self.know_len < self.path.len() {
+            let (color, c) = self.path[self.know_len];
+            k.play(color, c);
+            self.know_len += 1;
+        }
+        let decided = match cached {
+            Some(info) => info.decided,
+            None => k.decided(me),
+        };
+        let info = KnowInfo {
+            decided,
+            consider: (consider && decided.is_none()).then(|| k.consider_set(me)),
+        };
+        self.know_cache.insert(key, info);
+        info
+    }
+
+    /// The score of a position the knowledge decides, for `me` to move at
+    /// `ply`: the number of plies to the end is estimated from the
+    /// winner's 0-1 distance, so nearer wins still score higher.
+    fn decided_score(&mut self, me: Color, winner: Color, ply: usize) -> i32 {
+        let d = self.dist.distance(&self.pos, winner).unwrap_or(1).max(1) as i32;
+        if winner == me {
+            WIN - ply as i32 - (2 * d - 1)
+        } else {
+            -(WIN - ply as i32 - 2 * d)
+        }
+    }
+
+    /// Negamax alpha-beta with PVS. `me` is to move, `ply` plies from root;
+    /// `kn`: the worker's knowledge describes this node.
+    #[allow(clippy::too_many_arguments)]
     pub fn negamax(
         &mut self,
         sh: &Shared,
@@ -187,6 +338,7 @@ impl Worker {
         mut alpha: i32,
         beta: i32,
         me: Color,
+        kn: bool,
     ) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(POLL_NODES) {
@@ -195,12 +347,15 @@ impl Worker {
         if sh.aborted() {
             return 0;
         }
-        let forced = match self.tactics(me) {
+        let mut forced = match self.tactics(me) {
             Tactics::Win(p) => return WIN - ply as i32 - p,
             Tactics::Loss(p) => return -(WIN - ply as i32 - p),
             Tactics::Forced(c) => Some(c),
             Tactics::Open => None,
         };
+        if kn && let Some(w) = self.know_info(me, false).decided {
+            return self.decided_score(me, w, ply);
+        }
         if depth == 0 && forced.is_none() {
             return self.eval.evaluate(&self.pos, me);
         }
@@ -223,36 +378,51 @@ impl Worker {
         if ply + 1 >= MAX_PLY {
             return self.eval.evaluate(&self.pos, me);
         }
+        // The knowledge's move list: the consider set. A single move is
+        // searched like a forced block, without spending depth.
+        let mut only = None;
+        if kn && forced.is_none() {
+            if let Some(set) = self.know_info(me, true).consider.filter(|s| !s.is_empty()) {
+                let set = set.intersection(&self.pos.empty_cells());
+                match set.len() {
+                    0 => {}
+                    1 => forced = set.iter().next(),
+                    _ => only = Some(set),
+                }
+            }
+        }
         let alpha0 = alpha;
         let opp = me.opponent();
         let mut best = -INF;
         let mut best_move = None;
         if let Some(c) = forced {
             // A forced block is searched without spending depth.
-            self.pos.play(me, c);
-            best = -self.negamax(sh, depth, ply + 1, -beta, -alpha, opp);
-            self.pos.unplay();
+            let ckn = self.child_knows(sh, kn, ply, c);
+            self.make(me, c, ckn);
+            best = -self.negamax(sh, depth, ply + 1, -beta, -alpha, opp, ckn);
+            self.unmake(ckn);
             best_move = Some(c);
         } else {
-            self.order_moves(me, ply, tt_move);
+            self.order_moves(me, ply, tt_move, only);
             let mut list = std::mem::take(&mut self.lists[ply]);
             if sh.width > 0 && list.len() > sh.width {
                 list.truncate(sh.width);
             }
             for (i, &(_, c)) in list.iter().enumerate() {
-                self.pos.play(me, c);
+                let ckn = self.child_knows(sh, kn, ply, c);
+                self.make(me, c, ckn);
                 let mut s;
                 if i == 0 {
-                    s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp);
+                    s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp, ckn);
                 } else {
                     // (Late-move reductions were tried: 9-21 against this
                     // in 30 games on 9x9 at 0.3 s a move. Not used.)
-                    s = -self.negamax(sh, depth - 1, ply + 1, -alpha - 1, -alpha, opp);
+                    s = -self.negamax(sh, depth - 1, ply + 1, -alpha - 1, -alpha, opp, ckn);
                     if s > alpha && s < beta && !sh.aborted() {
-                        s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp);
+                        s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp, ckn);
                     }
                 }
-                self.pos.unplay();
+                self.unmake(ckn);
                 if sh.aborted() {
                     self.lists[ply] = list;
                     return 0;
@@ -325,7 +495,7 @@ impl Worker {
 
     /// Root ordering: per-cell values of the evaluation, cell order on ties.
     pub fn root_order(&mut self, me: Color) -> Vec<Cell> {
-        self.order_moves(me, 0, None);
+        self.order_moves(me, 0, None, None);
         self.lists[0].iter().map(|&(_, c)| c).collect()
     }
 }

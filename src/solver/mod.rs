@@ -1,1 +1,515 @@
-//! Depth-first proof-number solver and swap tables (issue 5, being written).
+//! The solver (issue 5): depth-first proof-number search with
+//! connection-decided leaves, and the swap tables.
+//!
+//! [`Solver`] proves who wins a position. It runs df-pn (see [`dfpn`]) over
+//! a transposition table that is kept between calls (so a game's later
+//! positions reuse earlier proofs) until the root is proved, the time limit
+//! passes or the caller raises the stop flag.
+//!
+//! At every node the solver asks an oracle (see [`oracle`]) whether the
+//! position is already decided and which moves need searching. By default
+//! that is the solver's own bitboard H-search ([`vc`], boards of at most
+//! 128 cells): an edge-to-edge semi wins for the mover, an opponent's
+//! edge-to-edge full loses, and the moves are limited to the common cells
+//! of the opponent's edge-to-edge semis (the mustplay), less dead cells.
+//! With `use_knowledge` the knowledge module's connections play that part
+//! (and with `use_ice` its inferior cells too); on bigger boards without
+//! it, plain one-move threats and dead cells. Moves are ordered by an
+//! evaluator's per-cell values (resistance by default).
+//!
+//! [`swap`] holds the swap decision and the opening tables.
+
+pub mod bench;
+pub mod dfpn;
+pub mod oracle;
+pub mod swap;
+pub mod tt;
+pub mod vc;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::board::{Cell, Color, Position, zobrist_key};
+use crate::eval::EvalKind;
+
+use dfpn::{Search, Settings};
+use oracle::{Expansion, Fast, Informed, Oracle, Plain};
+use tt::Table;
+
+/// The solver's parameters (`param_dfpn` in HTP).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverParams {
+    /// Give up (answer unknown) after this long; `None`: no limit.
+    pub max_time: Option<Duration>,
+    /// Size of the transposition table in mebibytes.
+    pub tt_mb: usize,
+    /// Threads to use. The search itself is sequential; this is kept for
+    /// `param_dfpn threads` and for callers that run solves side by side.
+    pub threads: usize,
+    /// Whether HexGui live graphics are wanted (read by the HTP layer).
+    pub use_guifx: bool,
+    /// Use the knowledge module's connections (its `decided` and
+    /// `mustplay`) instead of the solver's own H-search.
+    pub use_knowledge: bool,
+    /// With `use_knowledge`: also its fill-in and inferior-cell pruning.
+    pub use_ice: bool,
+    /// Without the knowledge module: use the solver's own bitboard
+    /// H-search (boards up to 128 cells), else the board alone.
+    pub use_vc: bool,
+    /// Move ordering.
+    pub ordering: EvalKind,
+    /// The 1 + epsilon trick's epsilon.
+    pub epsilon: f64,
+    /// Widening: the proof number looks at only the first
+    /// 1 + ceil(widening x open children) children; 0 looks at all.
+    pub widening: f64,
+    /// How often progress is reported.
+    pub progress_interval: Duration,
+}
+
+impl Default for SolverParams {
+    fn default() -> Self {
+        SolverParams {
+            max_time: None,
+            tt_mb: 64,
+            threads: 1,
+            use_guifx: false,
+            use_knowledge: false,
+            use_ice: false,
+            use_vc: true,
+            ordering: EvalKind::Resistance,
+            epsilon: 0.25,
+            widening: 0.0,
+            progress_interval: Duration::from_secs(1),
+        }
+    }
+}
+
+/// A solve's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveOutcome {
+    /// Proved: this colour wins with the given side to move.
+    Win(Color),
+    /// Not proved: the time ran out or the search was stopped.
+    Unknown,
+}
+
+/// The state of one of the root's moves, for the player to move at the
+/// root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChildStatus {
+    /// The move is proved to win.
+    Win,
+    /// The move is proved to lose.
+    Loss,
+    /// Unknown yet: the proof and disproof numbers of the move for the
+    /// root's player (small proof number: looks winning).
+    Unknown(u32, u32),
+}
+
+/// A snapshot of a running solve (for HexGui's live display).
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub to_move: Color,
+    /// The line the search currently prefers, from the root.
+    pub pv: Vec<Cell>,
+    /// Every move the search considers at the root, with its status.
+    pub children: Vec<(Cell, ChildStatus)>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Whether this is the final report of the solve.
+    pub done: bool,
+}
+
+/// Counters of the last solve, and the table's fill.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SolverStats {
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub nodes_per_second: f64,
+    pub tt_entries: usize,
+    pub tt_capacity: usize,
+}
+
+/// A df-pn solver with its transposition table.
+pub struct Solver {
+    params: SolverParams,
+    table: Table,
+    /// The board size the table's entries belong to.
+    size: Option<(usize, usize)>,
+    stats: SolverStats,
+}
+
+/// The result of [`Solver::best_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    pub outcome: SolveOutcome,
+    /// A proved winning move; for a proved loss the move that resists
+    /// longest; `None` when unknown (or the game is over).
+    pub mv: Option<Cell>,
+}
+
+impl Solver {
+    pub fn new(params: &SolverParams) -> Solver {
+        Solver {
+            params: params.clone(),
+            table: Table::new(params.tt_mb),
+            size: None,
+            stats: SolverStats::default(),
+        }
+    }
+
+    pub fn params(&self) -> &SolverParams {
+        &self.params
+    }
+
+    /// New parameters; the table is rebuilt (emptied) only if its size
+    /// changes.
+    pub fn set_params(&mut self, params: &SolverParams) {
+        if params.tt_mb != self.params.tt_mb {
+            self.table = Table::new(params.tt_mb);
+            self.size = None;
+        }
+        self.params = params.clone();
+    }
+
+    pub fn clear_tt(&mut self) {
+        self.table.clear();
+        self.size = None;
+    }
+
+    pub fn stats(&self) -> SolverStats {
+        SolverStats {
+            tt_entries: self.table.len(),
+            tt_capacity: self.table.capacity(),
+            ..self.stats
+        }
+    }
+
+    fn oracle(&self, pos: &Position) -> Box<dyn Oracle> {
+        if self.params.use_knowledge {
+            Box::new(Informed::new(pos, self.params.ordering, self.params.use_ice))
+        } else if self.params.use_vc
+            && let Some(f) = Fast::new(pos, self.params.ordering)
+        {
+            Box::new(f)
+        } else {
+            Box::new(Plain::new(pos, self.params.ordering))
+        }
+    }
+
+    fn settings(&self) -> Settings {
+        let frac = |x: f64| (x.clamp(0.0, 64.0) * 1024.0).round() as u64;
+        Settings {
+            epsilon_1024: frac(self.params.epsilon),
+            widening_1024: frac(self.params.widening),
+        }
+    }
+
+    /// Entries of another board size are meaningless: drop them.
+    fn prepare(&mut self, pos: &Position) {
+        let g = pos.geometry();
+        let size = Some((g.width(), g.height()));
+        if self.size != size {
+            self.table.clear();
+            self.size = size;
+        }
+    }
+
+    /// Who wins `pos` with `to_move` to play.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SolveOutcome {
+        let start = Instant::now();
+        self.stats = SolverStats::default();
+        let out = self.solve_inner(pos, to_move, stop, progress, start, true);
+        self.finish_stats(start);
+        out
+    }
+
+    fn finish_stats(&mut self, start: Instant) {
+        let elapsed = start.elapsed();
+        self.stats.elapsed = elapsed;
+        self.stats.nodes_per_second = self.stats.nodes as f64 / elapsed.as_secs_f64().max(1e-9);
+    }
+
+    /// One solve, adding to the stats; `report_end` sends a final progress.
+    fn solve_inner(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+        start: Instant,
+        report_end: bool,
+    ) -> SolveOutcome {
+        if let Some(w) = pos.winner() {
+            return SolveOutcome::Win(w);
+        }
+        self.prepare(pos);
+        let deadline = self.params.max_time.map(|t| start + t);
+        let mut oracle = self.oracle(pos);
+        // The root's moves, for progress reports.
+        let (root_hash, root_moves) = root_moves(oracle.as_mut(), to_move);
+        let interval = self.params.progress_interval;
+        let mut last_report = Instant::now();
+        let base_nodes = self.stats.nodes;
+        let use_knowledge = self.params.use_knowledge;
+        let mut tick = |table: &Table, nodes: u64| {
+            if last_report.elapsed() >= interval {
+                last_report = Instant::now();
+                progress(&snapshot(
+                    table,
+                    pos,
+                    use_knowledge,
+                    to_move,
+                    root_hash,
+                    &root_moves,
+                    base_nodes + nodes,
+                    start.elapsed(),
+                    false,
+                ));
+            }
+        };
+        let settings = self.settings();
+        let mut search = Search {
+            oracle: oracle.as_mut(),
+            tt: &mut self.table,
+            stop,
+            deadline,
+            settings,
+            nodes: 0,
+            aborted: false,
+            tick: &mut tick,
+            tick_every: 1024,
+        };
+        let result = search.run(to_move);
+        let nodes = search.nodes;
+        drop(search);
+        self.stats.nodes += nodes;
+        if report_end {
+            progress(&snapshot(
+                &self.table,
+                pos,
+                use_knowledge,
+                to_move,
+                root_hash,
+                &root_moves,
+                self.stats.nodes,
+                start.elapsed(),
+                true,
+            ));
+        }
+        match result {
+            Some(true) => SolveOutcome::Win(to_move),
+            Some(false) => SolveOutcome::Win(to_move.opponent()),
+            None => SolveOutcome::Unknown,
+        }
+    }
+
+    /// All of `to_move`'s winning moves, in cell order (empty when
+    /// `to_move` loses); `None` if the limits stopped the search first.
+    pub fn winning_moves(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Option<Vec<Cell>> {
+        let start = Instant::now();
+        self.stats = SolverStats::default();
+        let out = self.winning_moves_inner(pos, to_move, stop, progress, start);
+        self.finish_stats(start);
+        out
+    }
+
+    fn winning_moves_inner(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+        start: Instant,
+    ) -> Option<Vec<Cell>> {
+        if pos.winner().is_some() {
+            return Some(Vec::new());
+        }
+        match self.solve_inner(pos, to_move, stop, progress, start, true) {
+            SolveOutcome::Unknown => return None,
+            SolveOutcome::Win(w) if w != to_move => return Some(Vec::new()),
+            SolveOutcome::Win(_) => {}
+        }
+        let mut wins = Vec::new();
+        let mut child = pos.clone();
+        for cell in pos.empty_cells().iter() {
+            child.play(to_move, cell);
+            let r = self.solve_inner(&child, to_move.opponent(), stop, &mut |_| {}, start, false);
+            child.unplay();
+            match r {
+                SolveOutcome::Unknown => return None,
+                SolveOutcome::Win(w) if w == to_move => wins.push(cell),
+                SolveOutcome::Win(_) => {}
+            }
+        }
+        Some(wins)
+    }
+
+    /// Solves and picks a move: a proved winning move; for a proved loss,
+    /// the move whose refutation cost the most work (it resists longest).
+    pub fn best_move(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> BestMove {
+        let start = Instant::now();
+        self.stats = SolverStats::default();
+        let outcome = self.solve_inner(pos, to_move, stop, progress, start, true);
+        self.finish_stats(start);
+        let mv = match outcome {
+            SolveOutcome::Unknown => None,
+            _ if pos.winner().is_some() => None,
+            SolveOutcome::Win(w) if w == to_move => self.winning_move(pos, to_move),
+            SolveOutcome::Win(_) => Some(self.resisting_move(pos, to_move)),
+        };
+        BestMove { outcome, mv }
+    }
+
+    /// A proved winning move from the table (after a winning solve).
+    fn winning_move(&mut self, pos: &Position, to_move: Color) -> Option<Cell> {
+        let mut oracle = self.oracle(pos);
+        let (hash, moves) = root_moves(oracle.as_mut(), to_move);
+        let wins = |c: &Cell| {
+            self.table
+                .get(tt::key(hash ^ zobrist_key(to_move, *c), to_move.opponent()))
+                .is_some_and(|e| e.delta == 0)
+        };
+        if let Some(c) = moves.iter().find(|c| wins(c)) {
+            return Some(*c);
+        }
+        // Decided at the root by connections: the knowledge's key, or a
+        // move checked by a (fast) solve of each candidate.
+        if let Some(c) = oracle.winning_key(to_move)
+            && pos.is_empty(c)
+        {
+            return Some(c);
+        }
+        let never = AtomicBool::new(false);
+        let mut child = pos.clone();
+        let start = Instant::now();
+        for cell in pos.empty_cells().iter() {
+            child.play(to_move, cell);
+            let r = self.solve_inner(&child, to_move.opponent(), &never, &mut |_| {}, start, false);
+            child.unplay();
+            if r == SolveOutcome::Win(to_move) {
+                return Some(cell);
+            }
+        }
+        None
+    }
+
+    /// For a lost position: the root move whose subtree took the most work,
+    /// else the best-ordered move.
+    fn resisting_move(&mut self, pos: &Position, to_move: Color) -> Cell {
+        let mut oracle = self.oracle(pos);
+        let (hash, moves) = root_moves(oracle.as_mut(), to_move);
+        let mut best: Option<(u32, Cell)> = None;
+        for &c in &moves {
+            let k = tt::key(hash ^ zobrist_key(to_move, c), to_move.opponent());
+            let w = self.table.get(k).map_or(0, |e| e.work);
+            if best.is_none_or(|(bw, _)| w > bw) {
+                best = Some((w, c));
+            }
+        }
+        if let Some((_, c)) = best {
+            return c;
+        }
+        // Decided at the root: the best-ordered empty cell.
+        let mut all: Vec<Cell> = pos.empty_cells().iter().collect();
+        let mut eval = self.params.ordering.build();
+        let mut values = Box::new([0; crate::board::MAX_CELLS]);
+        oracle::order(eval.as_mut(), pos, to_move, &mut all, &mut values);
+        all[0]
+    }
+}
+
+/// The root after fill-in: its hash and the moves the search considers
+/// (none when it is decided).
+fn root_moves(oracle: &mut dyn Oracle, to_move: Color) -> (u64, Vec<Cell>) {
+    let filled = oracle.fill();
+    let hash = oracle.position().hash();
+    let moves = match oracle.expand(to_move) {
+        Expansion::Moves(m, _) => m,
+        Expansion::Decided(..) => Vec::new(),
+    };
+    for _ in 0..filled {
+        oracle.undo();
+    }
+    (hash, moves)
+}
+
+/// The progress report from the table's current contents.
+#[allow(clippy::too_many_arguments)]
+fn snapshot(
+    table: &Table,
+    pos: &Position,
+    use_knowledge: bool,
+    to_move: Color,
+    root_hash: u64,
+    root_moves: &[Cell],
+    nodes: u64,
+    elapsed: Duration,
+    done: bool,
+) -> Progress {
+    let children = root_moves
+        .iter()
+        .map(|&c| {
+            let k = tt::key(root_hash ^ zobrist_key(to_move, c), to_move.opponent());
+            let status = match table.get(k) {
+                Some(e) if e.delta == 0 => ChildStatus::Win,
+                Some(e) if e.phi == 0 => ChildStatus::Loss,
+                // The child's delta is the root player's proof number.
+                Some(e) => ChildStatus::Unknown(e.delta, e.phi),
+                None => ChildStatus::Unknown(1, 1),
+            };
+            (c, status)
+        })
+        .collect();
+    Progress {
+        to_move,
+        pv: principal_variation(table, pos, use_knowledge, to_move),
+        children,
+        nodes,
+        elapsed,
+        done,
+    }
+}
+
+/// Follows the table's preferred moves from `pos`.
+fn principal_variation(table: &Table, pos: &Position, use_knowledge: bool, to_move: Color) -> Vec<Cell> {
+    let mut pv = Vec::new();
+    let mut p = pos.clone();
+    let mut color = to_move;
+    while p.winner().is_none() && pv.len() < 64 {
+        // Entries are keyed by the position before its fill-in.
+        let Some(e) = table.get(tt::key(p.hash(), color)) else {
+            break;
+        };
+        let Some(m) = e.best_move() else { break };
+        if use_knowledge {
+            p = crate::knowledge::fill_in(&p).0;
+        }
+        if !p.is_empty(m) {
+            break;
+        }
+        pv.push(m);
+        p.play(color, m);
+        color = color.opponent();
+    }
+    pv
+}
