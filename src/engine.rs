@@ -12,6 +12,7 @@ use crate::game::{Game, Move, TimeSettings};
 use crate::htp::command::{MoveArg, ParamSetting};
 use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
 use crate::knowledge::{Endpoint, Knowledge};
+use crate::solver::swap;
 use crate::solver::{BestMove, Progress, SolveOutcome, Solver, SolverParams};
 use crate::textboard::Letters;
 use crate::tools::render::SvgOptions;
@@ -130,6 +131,9 @@ impl Engine {
         if let Some(w) = self.game.winner() {
             return Err(format!("the game is over: {w} has won"));
         }
+        if let Some(text) = self.opening_decision(color, commit)? {
+            return Ok(GenMoveResult { text, elapsed: Duration::ZERO });
+        }
         let left = self.game.clocks.left(color);
         let time = TimeControl {
             max_time: self.max_time,
@@ -190,6 +194,35 @@ impl Engine {
             elapsed.as_secs_f64()
         );
         Ok(GenMoveResult { text, elapsed })
+    }
+
+    /// Under the swap rule, the first two moves come from the swap tables
+    /// (see `solver::swap`): White swaps a first stone that wins for the
+    /// first player, and Black opens where White should not swap.
+    fn opening_decision(&mut self, color: Color, commit: bool) -> Result<Option<String>, String> {
+        if !self.game.allow_swap {
+            return Ok(None);
+        }
+        let g = self.game.geometry();
+        if color == Color::White {
+            if let Some(first) = self.game.swappable_stone().filter(|&c| swap::swap_first_move(g, c)) {
+                log::info!("swap: {} wins for the first player", g.name(first));
+                if commit {
+                    self.game.play(color, Move::Swap)?;
+                }
+                return Ok(Some("swap-pieces".into()));
+            }
+        } else if self.game.num_moves() == 0 && self.game.position().num_stones() == 0 {
+            if let Some(&cell) = swap::first_move_avoiding_swap(g).first() {
+                let name = g.name(cell);
+                log::info!("opening {name}: a first move the opponent should not swap");
+                if commit {
+                    self.game.play(color, Move::Cell(cell))?;
+                }
+                return Ok(Some(name));
+            }
+        }
+        Ok(None)
     }
 
     /// The principal variation of the last search, as `b e5 w f6 ...`.

@@ -201,6 +201,11 @@ impl Game {
         }
     }
 
+    /// Black's first stone, when White may swap it now.
+    pub fn swappable_stone(&self) -> Option<Cell> {
+        self.swap_target(Color::White).ok().map(|(black_cell, _)| black_cell)
+    }
+
     /// The (Black cell, White cell) a swap by `color` would use, or why it
     /// is not allowed.
     fn swap_target(&self, color: Color) -> Result<(Cell, Cell), String> {

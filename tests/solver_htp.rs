@@ -71,3 +71,20 @@ fn genmove_plays_a_proven_win_when_the_solver_finds_one() {
     let a = session_with(&["--max-time", "2"], "boardsize 5\nplay b c3\nplay w b4\nparam_dfpn genmove_empty 0\nparam_dfpn\n");
     assert!(a[4].contains("genmove_empty 0"), "{}", a[4]);
 }
+
+#[test]
+fn genmove_swaps_winning_openings_and_opens_where_it_will_not_be_swapped() {
+    let a = session("param_game allow_swap 1\nboardsize 11\nplay b f6\ngenmove w\nshowboard\nclear_board\nplay b a1\ngenmove w\n");
+    assert_eq!(a[3], "= swap-pieces", "the centre wins for the first player");
+    assert!(a[4].contains("Last move: white swap-pieces") && a[4].contains("Black to play"), "{}", a[4]);
+    assert_ne!(a[7], "= swap-pieces", "a1 loses for the first player: no swap");
+    // Without the swap rule there is nothing to swap.
+    let a = session("boardsize 11\nplay b f6\ngenmove w\n");
+    assert_ne!(a[2], "= swap-pieces");
+    // Black's opening on a solved size is one White's table does not swap.
+    for size in [5, 6, 7, 11] {
+        let a = session(&format!("param_game allow_swap 1\nboardsize {size}\ngenmove b\ngenmove w\n"));
+        assert!(a[2].starts_with("= ") && a[2].len() > 3, "{size}: {}", a[2]);
+        assert_ne!(a[3], "= swap-pieces", "{size}x{size}: black opened {}", a[2]);
+    }
+}
