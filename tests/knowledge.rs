@@ -161,7 +161,7 @@ fn template_iva_is_added_and_proved() {
         c(&p, "e4"),
         Endpoint::Edge(Edge::North),
     );
-    assert!(!fulls.is_empty(), "IVa to the north edge");
+    assert!(fulls.iter().any(|f| f.len() <= templates::IVA.carrier.len()), "IVa to the north edge");
     let without = Knowledge::with_params(
         &p,
         VcParams {
@@ -174,7 +174,12 @@ fn template_iva_is_added_and_proved() {
         c(&p, "e4"),
         Endpoint::Edge(Edge::North),
     );
-    assert!(f2.is_empty(), "plain H-search does not find IVa");
+    // Plain H-search may find wider connections, never one this small.
+    let sizes: Vec<usize> = f2.iter().map(|f| f.len()).collect();
+    assert!(
+        sizes.iter().all(|&s| s > templates::IVA.carrier.len()),
+        "plain H-search does not find IVa: {sizes:?}"
+    );
 }
 
 /// Every connection H-search reports on random small positions is proved by
@@ -706,41 +711,43 @@ fn gui_answers_have_the_documented_form() {
 
 // ---- measurements (run with --release -- --ignored --nocapture) ----------------
 
-/// An early-middle-game 11x11 position: 12 stones.
-fn middle_game_11() -> Position {
-    let mut p = empty(11);
-    let moves = [
-        "f6", "e7", "g4", "d9", "c8", "h5", "i3", "g7", "e9", "h8", "j6", "c4",
-    ];
-    let mut color = Color::Black;
-    for m in moves {
-        let c = cell(&p, m);
-        p.play(color, c);
-        color = color.opponent();
-    }
-    p
-}
-
 #[test]
 #[ignore]
 fn measure_hsearch_11x11() {
     use std::time::Instant;
-    let p = middle_game_11();
-    let t = Instant::now();
-    let runs = 10;
-    let mut k = Knowledge::new(&p);
-    for _ in 1..runs {
-        k = Knowledge::new(&p);
+    let p = ferrohex::knowledge::bench_position_11();
+    for (max_fulls, max_semis, max_or) in [(10, 20, 4), (6, 12, 4), (6, 12, 3), (4, 8, 3)] {
+        let params = VcParams {
+            max_fulls,
+            max_semis,
+            max_or,
+            ..VcParams::default()
+        };
+        let runs = 10;
+        let t = Instant::now();
+        let mut k = Knowledge::with_params(&p, params);
+        for _ in 1..runs {
+            k = Knowledge::with_params(&p, params);
+        }
+        let build = t.elapsed() / runs;
+        let counts = k.counts();
+        let moves: Vec<Cell> = p.empty_cells().iter().collect();
+        let t = Instant::now();
+        for &m in &moves {
+            k.play(Color::Black, m);
+            k.undo();
+        }
+        let inc = t.elapsed() / moves.len() as u32;
+        eprintln!(
+            "limits fulls {max_fulls} semis {max_semis} or {max_or}: full build {build:?} \
+             (fulls, semis: black {:?} white {:?}); incremental play+undo {inc:?} per move \
+             (mean over {} moves)",
+            counts[0],
+            counts[1],
+            moves.len()
+        );
     }
-    let build = t.elapsed() / runs;
-    let counts = k.counts();
-    let moves: Vec<Cell> = p.empty_cells().iter().collect();
-    let t = Instant::now();
-    for &m in &moves {
-        k.play(Color::Black, m);
-        k.undo();
-    }
-    let inc = t.elapsed() / moves.len() as u32;
+    let runs = 20;
     let t = Instant::now();
     for _ in 0..runs {
         let _ = analyze(&p, Color::Black);
@@ -748,61 +755,8 @@ fn measure_hsearch_11x11() {
     let ice = t.elapsed() / runs;
     let t = Instant::now();
     for _ in 0..runs {
-        let _ = k.consider_set(Color::Black);
+        let _ = fill_in(&p);
     }
-    let consider = t.elapsed() / runs;
-    eprintln!(
-        "11x11, 12 stones: full build {build:?} (fulls, semis black {:?} white {:?}); \
-         incremental play+undo {inc:?} per move over {} moves; inferior cells {ice:?}; consider set {consider:?}",
-        counts[0],
-        counts[1],
-        moves.len()
-    );
-}
-
-#[test]
-fn second_row_ladder_to_an_escape_is_a_full() {
-    // b2's edge cells: b1 is White's, c1 free. Pushing along the second
-    // row reaches the escape g2 (bridged to the edge): b2 is connected.
-    let p = pos("
-        . W . . . . . . .
-         . B . . . . B . .
-          . . . . . . . . .
-           . . . . . . . . .
-            . . . . . . . . .");
-    let k = Knowledge::new(&p);
-    let (fulls, _) = connections(
-        k.vcs(Color::Black),
-        c(&p, "b2"),
-        Endpoint::Edge(Edge::North),
-    );
-    let best = fulls
-        .iter()
-        .min_by_key(|f| f.len())
-        .expect("the ladder is a full");
-    assert!(is_full(
-        &p,
-        Color::Black,
-        c(&p, "b2"),
-        Endpoint::Edge(Edge::North),
-        best
-    ));
-    // Without the escape it is only a semi.
-    let q = pos("
-        . W . . . . . . .
-         . B . . . . . . .
-          . . . . . . . . .
-           . . . . . . . . .
-            . . . . . . . . .");
-    let k = Knowledge::new(&q);
-    let (fulls, semis) = connections(
-        k.vcs(Color::Black),
-        c(&q, "b2"),
-        Endpoint::Edge(Edge::North),
-    );
-    assert!(
-        fulls.iter().all(|f| f.len() > 4),
-        "only detours through higher rows"
-    );
-    assert!(semis.iter().any(|s| s.carrier == set(&q, "c1")));
+    let fill = t.elapsed() / runs;
+    eprintln!("inferior cells (fill-in, vulnerable, dominated) {ice:?}; fill-in alone {fill:?}");
 }

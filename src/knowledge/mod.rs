@@ -238,3 +238,20 @@ pub fn bench_play_undo(k: &mut Knowledge, first: Color, moves: &[Cell]) -> usize
     }
     total
 }
+
+/// The early-middle-game 11x11 position the knowledge figures are measured
+/// on: 12 stones, Black to move.
+pub fn bench_position_11() -> Position {
+    let g = Arc::new(Geometry::new(11, 11).expect("11x11"));
+    let mut p = Position::new(g);
+    let moves = [
+        "f6", "e7", "g4", "d9", "c8", "h5", "i3", "g7", "e9", "h8", "j6", "c4",
+    ];
+    let mut color = Color::Black;
+    for m in moves {
+        let c = p.geometry().parse_cell(m).expect("cell");
+        p.play(color, c);
+        color = color.opponent();
+    }
+    p
+}

@@ -40,8 +40,8 @@ pub struct VcParams {
 impl Default for VcParams {
     fn default() -> Self {
         VcParams {
-            max_fulls: 10,
-            max_semis: 20,
+            max_fulls: 6,
+            max_semis: 12,
             max_or: 4,
             edge_templates: true,
         }
@@ -788,7 +788,14 @@ impl VcGraph {
                     if s.carrier.contains(cell) {
                         let mut c = s.carrier;
                         c.remove(cell);
-                        self.set_semi(key, i, Semi { key: s.key, carrier: c });
+                        self.set_semi(
+                            key,
+                            i,
+                            Semi {
+                                key: s.key,
+                                carrier: c,
+                            },
+                        );
                         shrank = true;
                     }
                     i += 1;
@@ -798,7 +805,7 @@ impl VcGraph {
                 retry_or.push(key);
             }
         }
-        for key in retry_or.into_iter().filter(|_| std::env::var("NO_RETRY").is_err()) {
+        for key in retry_or {
             let (a, b) = unpair(key);
             let semis: Vec<CellSet> = self.pairs[&key].semis.iter().map(|s| s.carrier).collect();
             if semis.len() >= 2 {

@@ -242,11 +242,6 @@ impl Worker {
         }
     }
 
-    /// Forgets the cached knowledge answers.
-    pub fn clear_knowledge_cache(&mut self) {
-        self.know_cache.clear();
-    }
-
     /// Whether a child reached by `c` can use the knowledge: the parent
     /// can (`kn`), the child is shallow enough and `c` is not filled in on
     /// the knowledge's board.

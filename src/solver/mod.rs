@@ -63,6 +63,9 @@ pub struct SolverParams {
     /// Widening: the proof number looks at only the first
     /// 1 + ceil(widening x open children) children; 0 looks at all.
     pub widening: f64,
+    /// Expand new children when their parent is expanded (settles
+    /// decided ones at once, seeds disproof numbers with move counts).
+    pub lookahead: bool,
     /// How often progress is reported.
     pub progress_interval: Duration,
 }
@@ -80,6 +83,7 @@ impl Default for SolverParams {
             ordering: EvalKind::Resistance,
             epsilon: 0.25,
             widening: 0.0,
+            lookahead: true,
             progress_interval: Duration::from_secs(1),
         }
     }
@@ -188,7 +192,11 @@ impl Solver {
 
     fn oracle(&self, pos: &Position) -> Box<dyn Oracle> {
         if self.params.use_knowledge {
-            Box::new(Informed::new(pos, self.params.ordering, self.params.use_ice))
+            Box::new(Informed::new(
+                pos,
+                self.params.ordering,
+                self.params.use_ice,
+            ))
         } else if self.params.use_vc
             && let Some(f) = Fast::new(pos, self.params.ordering)
         {
@@ -203,6 +211,7 @@ impl Solver {
         Settings {
             epsilon_1024: frac(self.params.epsilon),
             widening_1024: frac(self.params.widening),
+            lookahead: self.params.lookahead,
         }
     }
 
@@ -289,7 +298,6 @@ impl Solver {
         };
         let result = search.run(to_move);
         let nodes = search.nodes;
-        drop(search);
         self.stats.nodes += nodes;
         if report_end {
             progress(&snapshot(
@@ -404,7 +412,14 @@ impl Solver {
         let start = Instant::now();
         for cell in pos.empty_cells().iter() {
             child.play(to_move, cell);
-            let r = self.solve_inner(&child, to_move.opponent(), &never, &mut |_| {}, start, false);
+            let r = self.solve_inner(
+                &child,
+                to_move.opponent(),
+                &never,
+                &mut |_| {},
+                start,
+                false,
+            );
             child.unplay();
             if r == SolveOutcome::Win(to_move) {
                 return Some(cell);
@@ -491,7 +506,12 @@ fn snapshot(
 }
 
 /// Follows the table's preferred moves from `pos`.
-fn principal_variation(table: &Table, pos: &Position, use_knowledge: bool, to_move: Color) -> Vec<Cell> {
+fn principal_variation(
+    table: &Table,
+    pos: &Position,
+    use_knowledge: bool,
+    to_move: Color,
+) -> Vec<Cell> {
     let mut pv = Vec::new();
     let mut p = pos.clone();
     let mut color = to_move;
