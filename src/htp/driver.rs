@@ -175,13 +175,15 @@ where
                 };
                 let solver_gfx = engine.solver_params().use_guifx;
                 let mut search = |r: &SearchReport| {
+                    let pv: Vec<String> = r.pv.iter().map(|&c| geometry.name(c)).collect();
                     log::info!(
-                        "depth {} score {} nodes {} nps {:.0} time {:.2}s",
+                        "depth {} score {} nodes {} nps {:.0} time {:.2}s pv {}",
                         r.depth,
                         r.score,
                         r.nodes,
                         r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6),
                         r.elapsed.as_secs_f64(),
+                        pv.join(" "),
                     );
                     if let Some(color) = search_gfx {
                         send_gfx(&gfx::search_block(&geometry, color, r));
