@@ -2,7 +2,8 @@
 //! parameters and the searcher, with play, undo, genmove and stop.
 
 use std::io::Read;
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
+use std::thread::JoinHandle;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,55 @@ use crate::tools::render::SvgOptions;
 /// kilobytes.
 const MAX_INPUT_BYTES: u64 = 16 << 20;
 
+/// How long genmove waits, after its search, for the solver to stop.
+const SOLVER_GRACE: Duration = Duration::from_millis(10);
+
+/// The solver, which genmove lends to a thread of its own; that thread may
+/// still be finishing when the move has been answered.
+struct SolverSlot {
+    params: SolverParams,
+    idle: Option<Solver>,
+    busy: Option<JoinHandle<Solver>>,
+}
+
+impl SolverSlot {
+    fn new(params: SolverParams) -> SolverSlot {
+        SolverSlot {
+            idle: Some(Solver::new(&params)),
+            busy: None,
+            params,
+        }
+    }
+
+    /// The solver, waiting for a lent one to come back.
+    fn get(&mut self) -> &mut Solver {
+        if let Some(h) = self.busy.take() {
+            // A solver thread that panicked leaves a fresh solver behind.
+            self.idle = Some(h.join().unwrap_or_else(|_| Solver::new(&self.params)));
+        }
+        let params = &self.params;
+        self.idle.get_or_insert_with(|| Solver::new(params))
+    }
+
+    /// The solver, unless a lent one is still busy.
+    fn lend(&mut self) -> Option<Solver> {
+        if self.busy.as_ref().is_some_and(|h| !h.is_finished()) {
+            return None;
+        }
+        self.get();
+        self.idle.take()
+    }
+
+    fn return_later(&mut self, handle: JoinHandle<Solver>) {
+        self.busy = Some(handle);
+    }
+
+    fn set_params(&mut self, params: SolverParams) {
+        self.get().set_params(&params);
+        self.params = params;
+    }
+}
+
 /// With this many empty cells or fewer the solver runs beside the search in
 /// genmove. Larger positions are far beyond a proof in a move's time, so the
 /// solver would only take a core from the search.
@@ -36,7 +86,7 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     /// The principal variation of the last search, from its first move.
     last_pv: Option<(Color, Vec<Cell>)>,
-    solver: Solver,
+    solver: SolverSlot,
     /// The solver joins genmove, on a thread of its own, when at most this
     /// many cells are empty (0: never).
     solver_in_genmove_empty: usize,
@@ -58,7 +108,7 @@ impl Engine {
             use_guifx: false,
             stop: Arc::new(AtomicBool::new(false)),
             last_pv: None,
-            solver: Solver::new(&SolverParams::default()),
+            solver: SolverSlot::new(SolverParams::default()),
             solver_in_genmove_empty: DEFAULT_SOLVER_EMPTY,
         }
     }
@@ -144,24 +194,31 @@ impl Engine {
         let pos = self.game.position();
         let use_solver = self.solver_in_genmove_empty > 0
             && pos.empty_cells().len() <= self.solver_in_genmove_empty;
-        let solver_stop = AtomicBool::new(false);
-        let (searcher, solver, stop, params) = (&mut self.searcher, &mut self.solver, &*self.stop, &self.params);
-        // The solver runs on a thread of its own beside the search: a proof
-        // of a win stops the search at once; the search ending (time, or an
-        // interrupt) stops the solver.
-        let (mut outcome, proof) = std::thread::scope(|scope| {
-            let proof = use_solver.then(|| {
-                scope.spawn(|| {
-                    let best = solver.best_move(pos, color, &solver_stop, &mut |_| {});
-                    if best.outcome == SolveOutcome::Win(color) && best.mv.is_some() {
-                        stop.store(true, Ordering::SeqCst);
-                    }
-                    best
-                })
-            });
-            let outcome = searcher.search(pos, color, params, &time, stop, report);
-            solver_stop.store(true, Ordering::SeqCst);
-            (outcome, proof.and_then(|h| h.join().ok()))
+        // The solver runs on a thread of its own beside the search. When it
+        // proves the game and has the move, it stops the search at once.
+        // When the search ends first (time, or an interrupt), the solver is
+        // told to stop and given a moment; if it is still busy, the move is
+        // answered anyway and the solver finishes on its own, so genmove
+        // keeps to its time whatever the solver is doing.
+        let lent = if use_solver { self.solver.lend() } else { None };
+        let solver_stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel();
+        let handle = lent.map(|mut solver| {
+            let (pos, stop, solver_stop) = (pos.clone(), self.stop.clone(), solver_stop.clone());
+            std::thread::spawn(move || {
+                let best = solver.best_move(&pos, color, &solver_stop, &mut |_| {});
+                if best.outcome == SolveOutcome::Win(color) && best.mv.is_some() {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                let _ = tx.send(best);
+                solver
+            })
+        });
+        let mut outcome = self.searcher.search(pos, color, &self.params, &time, &self.stop, report);
+        solver_stop.store(true, Ordering::SeqCst);
+        let proof = handle.and_then(|h| {
+            self.solver.return_later(h);
+            rx.recv_timeout(SOLVER_GRACE).ok()
         });
         if let Some(BestMove { outcome: SolveOutcome::Win(winner), mv: Some(cell) }) = proof {
             log::info!(
@@ -299,7 +356,7 @@ impl Engine {
         if let Some(w) = self.game.winner() {
             return Ok(w.name().to_string());
         }
-        let outcome = self.solver.solve(self.game.position(), color, &self.stop, progress);
+        let outcome = self.solver.get().solve(self.game.position(), color, &self.stop, progress);
         self.log_solver();
         Ok(match outcome {
             SolveOutcome::Win(w) => w.name().to_string(),
@@ -310,15 +367,15 @@ impl Engine {
     /// `dfpn-solver-find-winning`: every winning move for `color`.
     pub fn solve_winning_moves(&mut self, color: Color, progress: &mut dyn FnMut(&Progress)) -> Result<String, String> {
         self.solver_position()?;
-        let moves = self.solver.winning_moves(self.game.position(), color, &self.stop, progress);
+        let moves = self.solver.get().winning_moves(self.game.position(), color, &self.stop, progress);
         self.log_solver();
         let moves = moves.ok_or("unknown: the solver stopped before proving every move")?;
         let g = self.game.geometry();
         Ok(moves.iter().map(|&c| g.name(c)).collect::<Vec<_>>().join(" "))
     }
 
-    fn log_solver(&self) {
-        let s = self.solver.stats();
+    fn log_solver(&mut self) {
+        let s = self.solver.get().stats();
         log::info!(
             "solver: {} nodes in {:.2} s ({:.0}/s), table {}/{}",
             s.nodes,
@@ -330,16 +387,16 @@ impl Engine {
     }
 
     pub fn clear_solver_table(&mut self) {
-        self.solver.clear_tt();
+        self.solver.get().clear_tt();
     }
 
     pub fn solver_params(&self) -> &SolverParams {
-        self.solver.params()
+        &self.solver.params
     }
 
     /// `param_dfpn`: lists the solver's parameters, or sets one.
     pub fn param_solver(&mut self, setting: &ParamSetting) -> Result<String, String> {
-        let mut p = self.solver.params().clone();
+        let mut p = self.solver.params.clone();
         let Some((name, value)) = setting else {
             return Ok([
                 format!("[string] max_time {}", p.max_time.map_or(0.0, |t| t.as_secs_f64())),
@@ -376,7 +433,7 @@ impl Engine {
                 ));
             }
         }
-        self.solver.set_params(&p);
+        self.solver.set_params(p);
         Ok(String::new())
     }
 
