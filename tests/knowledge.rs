@@ -161,7 +161,12 @@ fn template_iva_is_added_and_proved() {
         c(&p, "e4"),
         Endpoint::Edge(Edge::North),
     );
-    assert!(fulls.iter().any(|f| f.len() <= templates::IVA.carrier.len()), "IVa to the north edge");
+    assert!(
+        fulls
+            .iter()
+            .any(|f| f.len() <= templates::IVA.carrier.len()),
+        "IVa to the north edge"
+    );
     let without = Knowledge::with_params(
         &p,
         VcParams {
@@ -723,25 +728,30 @@ fn measure_hsearch_11x11() {
             max_or,
             ..VcParams::default()
         };
-        let runs = 10;
-        let t = Instant::now();
+        // Minimum over repeats: the machine is shared, the minimum is the
+        // least disturbed figure.
+        let mut build = std::time::Duration::MAX;
         let mut k = Knowledge::with_params(&p, params);
-        for _ in 1..runs {
+        for _ in 0..10 {
+            let t = Instant::now();
             k = Knowledge::with_params(&p, params);
+            build = build.min(t.elapsed());
         }
-        let build = t.elapsed() / runs;
         let counts = k.counts();
         let moves: Vec<Cell> = p.empty_cells().iter().collect();
-        let t = Instant::now();
-        for &m in &moves {
-            k.play(Color::Black, m);
-            k.undo();
+        let mut inc = std::time::Duration::MAX;
+        for _ in 0..3 {
+            let t = Instant::now();
+            for &m in &moves {
+                k.play(Color::Black, m);
+                k.undo();
+            }
+            inc = inc.min(t.elapsed() / moves.len() as u32);
         }
-        let inc = t.elapsed() / moves.len() as u32;
         eprintln!(
             "limits fulls {max_fulls} semis {max_semis} or {max_or}: full build {build:?} \
              (fulls, semis: black {:?} white {:?}); incremental play+undo {inc:?} per move \
-             (mean over {} moves)",
+             (mean over {} moves, best of 3)",
             counts[0],
             counts[1],
             moves.len()
@@ -758,5 +768,99 @@ fn measure_hsearch_11x11() {
         let _ = fill_in(&p);
     }
     let fill = t.elapsed() / runs;
-    eprintln!("inferior cells (fill-in, vulnerable, dominated) {ice:?}; fill-in alone {fill:?}");
+    let k = Knowledge::new(&p);
+    let t = Instant::now();
+    for _ in 0..runs {
+        let _ = ferrohex::knowledge::resistance::score(&k);
+    }
+    let res = t.elapsed() / runs;
+    eprintln!(
+        "inferior cells (fill-in, vulnerable, dominated) {ice:?}; fill-in alone {fill:?}; \
+         resistance score over the connections (both colours) {res:?}"
+    );
+}
+
+#[test]
+fn acute_corner_is_dominated_and_vulnerable() {
+    // For Black, a1 touches only North, a2 and b1; b1 touches all of those
+    // and more, so b1 dominates a1. White's reply a2 leaves a Black a1
+    // touching only North and b1, which touch each other: a2 kills a1.
+    let p = pos("
+        . . . . .
+         . . . . .
+          . . . . .
+           . . . . .
+            . . . . .");
+    let inf = analyze(&p, Color::Black);
+    let a1 = cell(&p, "a1");
+    let dominated = inf
+        .dominated
+        .iter()
+        .find(|(c, _)| *c == a1)
+        .expect("a1 dominated");
+    assert!(dominated.1.contains(cell(&p, "b1")));
+    let vulnerable = inf
+        .vulnerable
+        .iter()
+        .find(|(c, _)| *c == a1)
+        .expect("a1 vulnerable");
+    assert!(vulnerable.1.contains(cell(&p, "a2")));
+    assert!(inf.pruned().contains(a1));
+    assert!(gui_inferior(&p, Color::Black).contains("a1 iv[a2"));
+    // For White the same corner is dominated by a2 (its edge is West).
+    let inf = analyze(&p, Color::White);
+    let dominated = inf
+        .dominated
+        .iter()
+        .find(|(c, _)| *c == a1)
+        .expect("a1 dominated");
+    assert!(dominated.1.contains(cell(&p, "a2")));
+    // Nothing is filled on an empty board, and the consider set is most of it.
+    assert!(inf.filled().is_empty());
+    let k = Knowledge::new(&p);
+    let consider = k.consider_set(Color::Black);
+    assert!(!consider.contains(a1) && consider.contains(cell(&p, "c3")));
+}
+
+// ---- resistance over the connections -------------------------------------------
+
+#[test]
+fn resistance_is_symmetric_and_favours_the_stronger_side() {
+    use ferrohex::knowledge::resistance::{circuit, ordered_moves, score};
+    // Empty square board: the two circuits are mirror images.
+    let p = empty(5);
+    let k = Knowledge::new(&p);
+    let s = score(&k);
+    assert!(s.abs() < 1e-6, "{s}");
+    let rb = circuit(&k, Color::Black).resistance;
+    assert!(rb.is_finite() && rb > 0.0);
+    // A Black centre stone lowers Black's resistance.
+    let p = pos("
+        . . . . .
+         . . . . .
+          . . B . .
+           . . . . .
+            . . . . .");
+    let k = Knowledge::new(&p);
+    assert!(score(&k) > 0.0);
+    assert!(circuit(&k, Color::Black).resistance < rb);
+    // The busiest cells are central.
+    let order = ordered_moves(&k, &p.empty_cells());
+    let (col, row) = p.geometry().coords(order[0]);
+    assert!(
+        (1..=3).contains(&col) && (1..=3).contains(&row),
+        "{}",
+        p.geometry().name(order[0])
+    );
+    // A White wall: Black has no circuit left.
+    let p = pos("
+        . . . . .
+         . . . . .
+          W W W W W
+           . . . . .
+            . . . . .");
+    assert_eq!(
+        score(&Knowledge::new(&p)),
+        -ferrohex::knowledge::resistance::CLAMP
+    );
 }

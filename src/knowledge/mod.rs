@@ -14,11 +14,14 @@
 //!   ladder pieces), valid on every board size and edge;
 //! - [`ice`]: dead, captured and permanently inferior cells filled to a
 //!   fixpoint; vulnerable and dominated cells;
+//! - [`resistance`]: resistance over the connection graph (score and
+//!   per-cell energy for move ordering);
 //! - [`gui`]: the `vc-build` answer and connection / mustplay listings;
 //! - [`verify`]: a brute-force checker of connections, for tests.
 
 pub mod gui;
 pub mod ice;
+pub mod resistance;
 pub mod templates;
 pub mod vc;
 pub mod verify;

@@ -476,31 +476,35 @@ impl VcGraph {
     /// that are supersets of it. Returns whether it was added.
     fn add_full(&mut self, a: Node, b: Node, c: CellSet) -> bool {
         let key = pair_key(a, b);
+        let mut drop_fulls: Vec<usize> = Vec::new();
+        let mut drop_semis: Vec<usize> = Vec::new();
+        let max = self.params.max_fulls;
         {
             let list = self.list(key);
-            if list.fulls.iter().any(|f| subset(f, &c)) {
+            for (i, f) in list.fulls.iter().enumerate() {
+                if subset(f, &c) {
+                    return false;
+                }
+                if subset(&c, f) {
+                    drop_fulls.push(i);
+                }
+            }
+            if list.fulls.len() - drop_fulls.len() >= max {
                 return false;
             }
-        }
-        let mut i = 0;
-        while i < self.list(key).fulls.len() {
-            if subset(&c, &self.list(key).fulls[i]) {
-                self.remove_full(key, i);
-            } else {
-                i += 1;
+            for (i, s) in list.semis.iter().enumerate() {
+                if subset(&c, &s.carrier) {
+                    drop_semis.push(i);
+                }
             }
         }
-        if self.list(key).fulls.len() >= self.params.max_fulls {
-            return false;
+        // Highest index first, so swap-removes leave the others in place.
+        for &i in drop_fulls.iter().rev() {
+            self.remove_full(key, i);
         }
         self.push_full(key, c);
-        let mut i = 0;
-        while i < self.list(key).semis.len() {
-            if subset(&c, &self.list(key).semis[i].carrier) {
-                self.remove_semi(key, i);
-            } else {
-                i += 1;
-            }
+        for &i in drop_semis.iter().rev() {
+            self.remove_semi(key, i);
         }
         self.queue.push_back((key, c));
         true
@@ -510,24 +514,27 @@ impl VcGraph {
     /// drops semis that are supersets; then tries the OR rule with it.
     fn add_semi(&mut self, a: Node, b: Node, s: Semi) -> bool {
         let key = pair_key(a, b);
+        let mut drop: Vec<usize> = Vec::new();
+        let max = self.params.max_semis;
         {
             let list = self.list(key);
-            if list.fulls.iter().any(|f| subset(f, &s.carrier))
-                || list.semis.iter().any(|t| subset(&t.carrier, &s.carrier))
-            {
+            if list.fulls.iter().any(|f| subset(f, &s.carrier)) {
+                return false;
+            }
+            for (i, t) in list.semis.iter().enumerate() {
+                if subset(&t.carrier, &s.carrier) {
+                    return false;
+                }
+                if subset(&s.carrier, &t.carrier) {
+                    drop.push(i);
+                }
+            }
+            if list.semis.len() - drop.len() >= max {
                 return false;
             }
         }
-        let mut i = 0;
-        while i < self.list(key).semis.len() {
-            if subset(&s.carrier, &self.list(key).semis[i].carrier) {
-                self.remove_semi(key, i);
-            } else {
-                i += 1;
-            }
-        }
-        if self.list(key).semis.len() >= self.params.max_semis {
-            return false;
+        for &i in drop.iter().rev() {
+            self.remove_semi(key, i);
         }
         self.push_semi(key, s);
         self.or_rule(a, b, s.carrier);
@@ -559,7 +566,11 @@ impl VcGraph {
     fn run(&mut self) {
         while let Some((key, f)) = self.queue.pop_front() {
             // Skip fulls dropped since they were queued.
-            if !self.pairs.get(&key).is_some_and(|l| l.fulls.contains(&f)) {
+            if !self
+                .pairs
+                .get(&key)
+                .is_some_and(|l| l.fulls.iter().any(|g| same(g, &f)))
+            {
                 continue;
             }
             let (x, y) = unpair(key);
@@ -653,7 +664,19 @@ impl VcGraph {
         self.opp.insert(cell);
         let p = cell.index() as Node;
         self.node_of[cell.index()] = NONE;
-        let keys: Vec<u32> = self.pairs.keys().copied().collect();
+        // Only pairs that hold the cell as an endpoint or in a carrier.
+        let keys: Vec<u32> = self
+            .pairs
+            .iter()
+            .filter(|&(&k, l)| {
+                let (a, b) = unpair(k);
+                a == p
+                    || b == p
+                    || l.fulls.iter().any(|f| f.contains(cell))
+                    || l.semis.iter().any(|s| s.carrier.contains(cell))
+            })
+            .map(|(&k, _)| k)
+            .collect();
         let mut touched = Vec::new();
         for key in keys {
             let (a, b) = unpair(key);
@@ -749,9 +772,21 @@ impl VcGraph {
         // stays valid with an own stone in its carrier, and the ones built
         // from it shrink the same way. Semis keyed at the cell become fulls
         // and pairs whose semis shrank retry the OR rule.
-        let keys: Vec<u32> = self.pairs.keys().copied().collect();
+        // Only pairs with a merged endpoint or the cell in a carrier.
+        let keys: Vec<u32> = self
+            .pairs
+            .iter()
+            .filter(|&(&k, l)| {
+                let (a, b) = unpair(k);
+                merged.contains(&a)
+                    || merged.contains(&b)
+                    || l.fulls.iter().any(|f| f.contains(cell))
+                    || l.semis.iter().any(|s| s.carrier.contains(cell))
+            })
+            .map(|(&k, _)| k)
+            .collect();
         let mut readd: Vec<(Node, Node, Option<Cell>, CellSet)> = Vec::new();
-        let mut retry_or: Vec<u32> = Vec::new();
+        let mut retry_or: Vec<(u32, CellSet)> = Vec::new();
         for key in keys {
             let (a, b) = unpair(key);
             let ra = if merged.contains(&a) { rep } else { a };
@@ -775,7 +810,6 @@ impl VcGraph {
                 }
             }
             let mut i = 0;
-            let mut shrank = false;
             while i < self.pairs[&key].semis.len() {
                 let s = self.pairs[&key].semis[i];
                 if renamed || s.key == cell {
@@ -796,23 +830,19 @@ impl VcGraph {
                                 carrier: c,
                             },
                         );
-                        shrank = true;
+                        retry_or.push((key, c));
                     }
                     i += 1;
                 }
             }
-            if shrank {
-                retry_or.push(key);
-            }
         }
-        for key in retry_or {
+        // Only combinations with a shrunk semi can be new.
+        for (key, shrunk) in retry_or {
             let (a, b) = unpair(key);
             let semis: Vec<CellSet> = self.pairs[&key].semis.iter().map(|s| s.carrier).collect();
-            if semis.len() >= 2 {
+            if semis.len() >= 2 && semis.iter().any(|s| same(s, &shrunk)) {
                 let mut found = Vec::new();
-                for (i, s) in semis.iter().enumerate() {
-                    or_search(&semis, i + 1, *s, *s, 1, self.params.max_or, &mut found);
-                }
+                or_search(&semis, 0, shrunk, shrunk, 1, self.params.max_or, &mut found);
                 for u in found {
                     self.add_full(a, b, u);
                 }
@@ -838,12 +868,19 @@ impl VcGraph {
 
 #[inline]
 fn subset(a: &CellSet, b: &CellSet) -> bool {
-    a.difference(b).is_empty()
+    a.words().iter().zip(b.words()).all(|(x, y)| x & !y == 0)
+}
+
+/// Equality word by word (inlined, unlike the derived comparison's memcmp).
+#[inline]
+fn same(a: &CellSet, b: &CellSet) -> bool {
+    a.words().iter().zip(b.words()).all(|(x, y)| x == y)
 }
 
 /// Depth-first search for sets of semis (including the one given as
 /// `inter`/`uni`) whose carriers intersect in nothing. Only extensions that
-/// shrink the intersection are tried.
+/// shrink the intersection are tried. Works on the words the board uses
+/// only (two on 11x11 instead of eleven).
 fn or_search(
     semis: &[CellSet],
     from: usize,
@@ -853,22 +890,75 @@ fn or_search(
     max: usize,
     found: &mut Vec<CellSet>,
 ) {
-    if depth >= max {
-        return;
-    }
-    for (j, s) in semis.iter().enumerate().skip(from) {
-        let i2 = inter.intersection(s);
-        if i2 == inter {
-            continue;
+    let used = semis
+        .iter()
+        .chain([&inter, &uni])
+        .map(|s| s.words().iter().rposition(|&w| w != 0).map_or(0, |i| i + 1))
+        .max()
+        .unwrap_or(0);
+    const W: usize = 11;
+    let words = |s: &CellSet| {
+        let mut a = [0u64; W];
+        a[..used].copy_from_slice(&s.words()[..used]);
+        a
+    };
+    let list: Vec<[u64; W]> = semis.iter().map(words).collect();
+    let mut out: Vec<[u64; W]> = Vec::new();
+    /// `lim` is (words used, semis per OR at most).
+    fn go(
+        list: &[[u64; W]],
+        lim: (usize, usize),
+        from: usize,
+        inter: [u64; W],
+        uni: [u64; W],
+        depth: usize,
+        out: &mut Vec<[u64; W]>,
+    ) {
+        let (used, max) = lim;
+        if depth >= max {
+            return;
         }
-        let u2 = uni.union(s);
-        if i2.is_empty() {
-            if !found.iter().any(|f| subset(f, &u2)) {
-                found.retain(|f| !subset(&u2, f));
-                found.push(u2);
+        for (j, s) in list.iter().enumerate().skip(from) {
+            let mut i2 = [0u64; W];
+            let mut shrinks = false;
+            let mut empty = true;
+            for w in 0..used {
+                i2[w] = inter[w] & s[w];
+                shrinks |= i2[w] != inter[w];
+                empty &= i2[w] == 0;
             }
-        } else {
-            or_search(semis, j + 1, i2, u2, depth + 1, max, found);
+            if !shrinks {
+                continue;
+            }
+            let mut u2 = uni;
+            for w in 0..used {
+                u2[w] |= s[w];
+            }
+            if empty {
+                let sub = |a: &[u64; W], b: &[u64; W]| (0..used).all(|w| a[w] & !b[w] == 0);
+                if !out.iter().any(|f| sub(f, &u2)) {
+                    out.retain(|f| !sub(&u2, f));
+                    out.push(u2);
+                }
+            } else {
+                go(list, lim, j + 1, i2, u2, depth + 1, out);
+            }
+        }
+    }
+    go(
+        &list,
+        (used, max),
+        from,
+        words(&inter),
+        words(&uni),
+        depth,
+        &mut out,
+    );
+    for u in out {
+        let c = CellSet::from_words(&u[..used]);
+        if !found.iter().any(|f| subset(f, &c)) {
+            found.retain(|f| !subset(&c, f));
+            found.push(c);
         }
     }
 }

@@ -64,7 +64,7 @@ impl Solver<'_> {
                 let mut f2 = f;
                 f2.remove(r);
                 self.holds(o, f2)
-            }) || joined(self.g, &own, self.a, self.b);
+            });
             if !answered {
                 result = false;
                 break;
