@@ -83,9 +83,88 @@ impl Default for SolverParams {
             ordering: EvalKind::Resistance,
             epsilon: 0.25,
             widening: 0.0,
-            lookahead: true,
+            lookahead: false,
             progress_interval: Duration::from_secs(1),
         }
+    }
+}
+
+impl SolverParams {
+    /// The parameters as `param_dfpn` lists them: one `name value` line
+    /// each (`max_time` in seconds, 0 meaning no limit).
+    pub fn list(&self) -> Vec<(&'static str, String)> {
+        let b = |x: bool| if x { "1" } else { "0" }.to_string();
+        vec![
+            (
+                "max_time",
+                self.max_time
+                    .map_or("0".into(), |t| format!("{}", t.as_secs_f64())),
+            ),
+            ("tt_mb", self.tt_mb.to_string()),
+            ("threads", self.threads.to_string()),
+            ("use_guifx", b(self.use_guifx)),
+            ("use_knowledge", b(self.use_knowledge)),
+            ("use_ice", b(self.use_ice)),
+            ("use_vc", b(self.use_vc)),
+            ("ordering", self.ordering.name().to_string()),
+            ("epsilon", self.epsilon.to_string()),
+            ("widening", self.widening.to_string()),
+            ("lookahead", b(self.lookahead)),
+        ]
+    }
+
+    /// Sets one parameter by its `param_dfpn` name (also `timelimit` for
+    /// `max_time` and `tt_size`/`tt_bits`-free `tt_mb`), with an error
+    /// message for unknown names and bad values.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let bad = || format!("bad value '{value}' for {name}");
+        let flag = || match value {
+            "1" | "true" | "on" => Ok(true),
+            "0" | "false" | "off" => Ok(false),
+            _ => Err(bad()),
+        };
+        match name {
+            "max_time" | "timelimit" => {
+                let secs: f64 = value.parse().map_err(|_| bad())?;
+                if !secs.is_finite() || secs < 0.0 {
+                    return Err(bad());
+                }
+                self.max_time = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
+            }
+            "tt_mb" => {
+                let mb: usize = value.parse().map_err(|_| bad())?;
+                if !(1..=65536).contains(&mb) {
+                    return Err(bad());
+                }
+                self.tt_mb = mb;
+            }
+            "threads" => {
+                let t: usize = value.parse().map_err(|_| bad())?;
+                if !(1..=256).contains(&t) {
+                    return Err(bad());
+                }
+                self.threads = t;
+            }
+            "use_guifx" => self.use_guifx = flag()?,
+            "use_knowledge" => self.use_knowledge = flag()?,
+            "use_ice" => self.use_ice = flag()?,
+            "use_vc" => self.use_vc = flag()?,
+            "lookahead" => self.lookahead = flag()?,
+            "ordering" => self.ordering = value.parse()?,
+            "epsilon" | "widening" => {
+                let x: f64 = value.parse().map_err(|_| bad())?;
+                if !x.is_finite() || !(0.0..=64.0).contains(&x) {
+                    return Err(bad());
+                }
+                if name == "epsilon" {
+                    self.epsilon = x;
+                } else {
+                    self.widening = x;
+                }
+            }
+            _ => return Err(format!("unknown dfpn parameter '{name}'")),
+        }
+        Ok(())
     }
 }
 

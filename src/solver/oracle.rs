@@ -1,0 +1,448 @@
+//! What the solver knows about a position besides its proof numbers:
+//! whether it is already decided, which moves need searching and in what
+//! order. Two implementations:
+//!
+//! - [`Plain`]: the board alone. A side that can join its edges with one
+//!   stone wins; a side facing two such threats loses; facing one it must
+//!   block. Cells cut off from one of the mover's edges *and* one of the
+//!   opponent's are dead and skipped. Always correct, but blind to bridges.
+//! - [`Fast`] (the default): the solver's own bitboard H-search
+//!   ([`super::vc`]): connection-decided positions and the mustplay, plus
+//!   the dead cells of [`Plain`]; expansions are cached per position.
+//! - [`Informed`]: the knowledge module's virtual connections (decided
+//!   positions, mustplay) and, optionally, its inferior cell analysis
+//!   (fill-in to a fixpoint, dominated and vulnerable cells pruned).
+//!
+//! Both order moves the same way (see [`order`]).
+
+use std::collections::HashMap;
+
+use crate::board::{Cell, CellSet, Color, Position};
+use crate::eval::{CellValues, EvalKind, Evaluator};
+use crate::knowledge::{Knowledge, fill_in};
+
+use super::vc::{Bits, Hsearch, cells, stones};
+
+/// A set of cells as a 128-bit bitboard ([`super::vc`]); [`ALL`] stands
+/// for "every cell" on any board.
+pub type Proof = u128;
+
+/// The proof set that claims nothing: every cell.
+pub const ALL: Proof = u128::MAX;
+
+/// A node's expansion: decided, or the moves to search, best first.
+///
+/// Proof sets: a set of cells outside which extra stones of the losing
+/// side cannot change the result. `Decided` carries the proof of its
+/// winner; `Moves` carries the cells that justify leaving the other moves
+/// out (the carriers of the opponent's threats behind the mustplay), which
+/// belong to the proof if every move turns out to lose.
+pub enum Expansion {
+    Decided(Color, Proof),
+    Moves(Vec<Cell>, Proof),
+}
+
+pub trait Oracle {
+    fn position(&self) -> &Position;
+    fn play(&mut self, color: Color, cell: Cell);
+    fn undo(&mut self);
+    /// Plays fill-in stones that cannot change the result; returns how many
+    /// were played (the caller undoes exactly that many).
+    fn fill(&mut self) -> usize;
+    fn expand(&mut self, to_move: Color) -> Expansion;
+    /// Like `expand`, but the moves need not be ordered (a cheap first
+    /// look at a child).
+    fn peek(&mut self, to_move: Color) -> Expansion {
+        self.expand(to_move)
+    }
+
+    /// A move proved to win at once (by a connection), when known.
+    fn winning_key(&mut self, _to_move: Color) -> Option<Cell> {
+        None
+    }
+}
+
+/// The cells where `color` would join its two edges with one stone.
+pub fn winning_cells(pos: &Position, color: Color) -> CellSet {
+    let g = pos.geometry();
+    let own = pos.stones(color);
+    let empty = pos.empty_cells();
+    let (e1, e2) = color.edges();
+    let reach = |edge| {
+        let mut seen = g.edge_cells(edge).intersection(own);
+        let mut stack: Vec<Cell> = seen.iter().collect();
+        while let Some(c) = stack.pop() {
+            for &n in g.neighbours(c) {
+                if own.contains(n) && !seen.contains(n) {
+                    seen.insert(n);
+                    stack.push(n);
+                }
+            }
+        }
+        seen
+    };
+    let (a, b) = (reach(e1), reach(e2));
+    let mut out = CellSet::EMPTY;
+    for c in empty.iter() {
+        let mut ta = g.touches(c, e1);
+        let mut tb = g.touches(c, e2);
+        for &n in g.neighbours(c) {
+            ta |= a.contains(n);
+            tb |= b.contains(n);
+        }
+        if ta && tb {
+            out.insert(c);
+        }
+    }
+    out
+}
+
+/// Cells of `color`'s empty-or-own region reachable from `edge`.
+fn region(pos: &Position, color: Color, edge: crate::board::Edge) -> CellSet {
+    let g = pos.geometry();
+    let open = *pos.stones(color.opponent());
+    let open = g.all_cells().difference(&open);
+    let mut seen = g.edge_cells(edge).intersection(&open);
+    let mut stack: Vec<Cell> = seen.iter().collect();
+    while let Some(c) = stack.pop() {
+        for &n in g.neighbours(c) {
+            if open.contains(n) && !seen.contains(n) {
+                seen.insert(n);
+                stack.push(n);
+            }
+        }
+    }
+    seen
+}
+
+/// Cells on some possible winning chain of `color`: reachable from both of
+/// its edges through empty cells and its own stones. (Necessary, not
+/// sufficient, for a cell to matter to that colour.)
+fn live_for(pos: &Position, color: Color) -> CellSet {
+    let (e1, e2) = color.edges();
+    region(pos, color, e1).intersection(&region(pos, color, e2))
+}
+
+/// Orders moves by an evaluator's per-cell values (both sides' urgency),
+/// highest first; ties by cell index for reproducibility.
+pub fn order(
+    eval: &mut dyn Evaluator,
+    pos: &Position,
+    to_move: Color,
+    moves: &mut [Cell],
+    values: &mut CellValues,
+) {
+    if moves.len() < 2 {
+        return;
+    }
+    eval.evaluate_cells(pos, to_move, values);
+    moves.sort_by_key(|c| (std::cmp::Reverse(values[c.index()]), c.index()));
+}
+
+/// The board alone (see the module notes).
+pub struct Plain {
+    pos: Position,
+    eval: Box<dyn Evaluator>,
+    values: Box<CellValues>,
+}
+
+impl Plain {
+    pub fn new(pos: &Position, eval: EvalKind) -> Plain {
+        Plain {
+            pos: pos.clone(),
+            eval: eval.build(),
+            values: Box::new([0; crate::board::MAX_CELLS]),
+        }
+    }
+}
+
+impl Oracle for Plain {
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    fn play(&mut self, color: Color, cell: Cell) {
+        self.pos.play(color, cell);
+    }
+
+    fn undo(&mut self) {
+        self.pos.unplay();
+    }
+
+    fn fill(&mut self) -> usize {
+        0
+    }
+
+    fn expand(&mut self, to_move: Color) -> Expansion {
+        if let Some(w) = self.pos.winner() {
+            return Expansion::Decided(w, 0);
+        }
+        if !winning_cells(&self.pos, to_move).is_empty() {
+            return Expansion::Decided(to_move, ALL);
+        }
+        let threats = winning_cells(&self.pos, to_move.opponent());
+        match threats.len() {
+            0 => {}
+            1 => return Expansion::Moves(threats.iter().collect(), ALL),
+            _ => return Expansion::Decided(to_move.opponent(), ALL),
+        }
+        // A cell on no chain of either side is dead: playing it is a pass,
+        // and passing never helps in Hex. Keep one if all are dead.
+        let live = live_for(&self.pos, to_move).union(&live_for(&self.pos, to_move.opponent()));
+        let empty = self.pos.empty_cells();
+        let mut moves: Vec<Cell> = empty.intersection(&live).iter().collect();
+        if moves.is_empty() {
+            moves.extend(empty.iter().take(1));
+        }
+        order(
+            self.eval.as_mut(),
+            &self.pos,
+            to_move,
+            &mut moves,
+            &mut self.values,
+        );
+        Expansion::Moves(moves, ALL)
+    }
+}
+
+/// The knowledge module's connections and inferior cells.
+pub struct Informed {
+    k: Knowledge,
+    /// Also fill in and prune inferior cells. Off by default: when this
+    /// was written the knowledge module's fill-in still changed winners
+    /// (see the ignored test in tests/solver.rs).
+    ice: bool,
+    eval: Box<dyn Evaluator>,
+    values: Box<CellValues>,
+}
+
+impl Informed {
+    pub fn new(pos: &Position, eval: EvalKind, ice: bool) -> Informed {
+        Informed {
+            k: Knowledge::new(pos),
+            ice,
+            eval: eval.build(),
+            values: Box::new([0; crate::board::MAX_CELLS]),
+        }
+    }
+}
+
+impl Oracle for Informed {
+    fn position(&self) -> &Position {
+        self.k.position()
+    }
+
+    fn play(&mut self, color: Color, cell: Cell) {
+        self.k.play(color, cell);
+    }
+
+    fn undo(&mut self) {
+        self.k.undo();
+    }
+
+    fn fill(&mut self) -> usize {
+        if !self.ice || self.k.position().winner().is_some() {
+            return 0;
+        }
+        let (_, fills) = fill_in(self.k.position());
+        let mut n = 0;
+        for color in Color::BOTH {
+            for c in fills[color.index()].iter() {
+                self.k.play(color, c);
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn expand(&mut self, to_move: Color) -> Expansion {
+        if let Some(w) = self.k.decided(to_move) {
+            return Expansion::Decided(w, ALL);
+        }
+        let set = if self.ice {
+            self.k.consider_set(to_move)
+        } else {
+            self.k.mustplay(to_move)
+        };
+        let mut moves: Vec<Cell> = set.iter().collect();
+        if moves.is_empty() {
+            // `decided` said the mustplay is not empty; be safe anyway.
+            moves = self.k.position().empty_cells().iter().collect();
+        }
+        order(
+            self.eval.as_mut(),
+            self.k.position(),
+            to_move,
+            &mut moves,
+            &mut self.values,
+        );
+        Expansion::Moves(moves, ALL)
+    }
+}
+
+/// The solver's own bitboard H-search (boards of at most 128 cells): the
+/// mover wins with an edge-to-edge semi or full; loses to an opponent full
+/// or when the opponent's edge semis share no cell; otherwise must play
+/// in their common cells. Dead cells (on no chain of either side) are
+/// skipped.
+pub struct Fast {
+    pos: Position,
+    bits: Bits,
+    hs: Hsearch,
+    eval: Box<dyn Evaluator>,
+    values: Box<CellValues>,
+    /// Expansions already computed, by table key: the search re-enters a
+    /// node many times, and H-search plus ordering is most of a node's cost.
+    cache: HashMap<u64, Cached>,
+}
+
+/// A stored expansion (moves possibly not ordered yet).
+enum Cached {
+    Decided(Color, Proof),
+    Moves(Box<[Cell]>, Proof, bool),
+}
+
+/// Entries kept before the cache is emptied and started again.
+const CACHE_MAX: usize = 100_000;
+
+impl Fast {
+    /// `None` when the board is too big for the bitboards.
+    pub fn new(pos: &Position, eval: EvalKind) -> Option<Fast> {
+        Some(Fast {
+            bits: Bits::new(pos.geometry())?,
+            pos: pos.clone(),
+            hs: Hsearch::new(),
+            eval: eval.build(),
+            values: Box::new([0; crate::board::MAX_CELLS]),
+            cache: HashMap::new(),
+        })
+    }
+
+    /// Cells of `color`'s possible chains: reachable from both its edges
+    /// through empty cells and its own stones.
+    fn live(&self, st: [u128; 2], color: Color) -> u128 {
+        let b = &self.bits;
+        let open = b.all & !st[color.opponent().index()];
+        let (e1, e2) = color.edges();
+        b.flood(b.edge(e1) & open, open) & b.flood(b.edge(e2) & open, open)
+    }
+}
+
+impl Oracle for Fast {
+    fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    fn play(&mut self, color: Color, cell: Cell) {
+        self.pos.play(color, cell);
+    }
+
+    fn undo(&mut self) {
+        self.pos.unplay();
+    }
+
+    fn fill(&mut self) -> usize {
+        0
+    }
+
+    fn expand(&mut self, to_move: Color) -> Expansion {
+        self.expand_cached(to_move, true)
+    }
+
+    fn peek(&mut self, to_move: Color) -> Expansion {
+        self.expand_cached(to_move, false)
+    }
+
+    fn winning_key(&mut self, to_move: Color) -> Option<Cell> {
+        self.winning_key_fresh(to_move)
+    }
+}
+
+impl Fast {
+    fn expand_cached(&mut self, to_move: Color, ordered: bool) -> Expansion {
+        let key = super::tt::key(self.pos.hash(), to_move);
+        if let Some(c) = self.cache.get_mut(&key) {
+            return match c {
+                Cached::Decided(w, p) => Expansion::Decided(*w, *p),
+                Cached::Moves(m, p, is_ordered) => {
+                    if ordered && !*is_ordered {
+                        order(self.eval.as_mut(), &self.pos, to_move, m, &mut self.values);
+                        *is_ordered = true;
+                    }
+                    Expansion::Moves(m.to_vec(), *p)
+                }
+            };
+        }
+        let e = self.expand_fresh(to_move, ordered);
+        if self.cache.len() >= CACHE_MAX {
+            self.cache.clear();
+        }
+        let c = match &e {
+            Expansion::Decided(w, p) => Cached::Decided(*w, *p),
+            Expansion::Moves(m, p) => Cached::Moves(m.clone().into_boxed_slice(), *p, ordered),
+        };
+        self.cache.insert(key, c);
+        e
+    }
+
+    fn expand_fresh(&mut self, to_move: Color, ordered: bool) -> Expansion {
+        if let Some(w) = self.pos.winner() {
+            return Expansion::Decided(w, 0);
+        }
+        let st = stones(&self.pos);
+        let empty = self.bits.all & !st[0] & !st[1];
+        let mine = self.hs.run(&self.bits, st, to_move, true);
+        if let Some(carrier) = mine.full {
+            return Expansion::Decided(to_move, carrier);
+        }
+        if let Some((_, carrier)) = mine.semi {
+            return Expansion::Decided(to_move, carrier);
+        }
+        let opp = to_move.opponent();
+        let theirs = self.hs.run(&self.bits, st, opp, false);
+        if let Some(carrier) = theirs.full {
+            return Expansion::Decided(opp, carrier);
+        }
+        let must = if theirs.semis > 0 {
+            theirs.semi_cap & empty
+        } else {
+            empty
+        };
+        if must == 0 {
+            return Expansion::Decided(opp, theirs.semi_union);
+        }
+        let live = (self.live(st, to_move) | self.live(st, opp)) & must;
+        let chosen = if live != 0 {
+            live
+        } else {
+            must & must.wrapping_neg()
+        };
+        let mut moves: Vec<Cell> = cells(chosen).collect();
+        if ordered {
+            order(
+                self.eval.as_mut(),
+                &self.pos,
+                to_move,
+                &mut moves,
+                &mut self.values,
+            );
+        }
+        Expansion::Moves(moves, theirs.semi_union)
+    }
+
+    fn winning_key_fresh(&mut self, to_move: Color) -> Option<Cell> {
+        let st = stones(&self.pos);
+        let mine = self.hs.run(&self.bits, st, to_move, true);
+        if let Some((key, _)) = mine.semi {
+            return Some(Cell::from_index(key));
+        }
+        let empty = self.bits.all & !st[0] & !st[1];
+        let carrier = mine.full?;
+        let pick = if carrier & empty != 0 {
+            carrier & empty
+        } else {
+            empty
+        };
+        cells(pick).next()
+    }
+}

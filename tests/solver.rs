@@ -1,0 +1,433 @@
+//! The solver (issue 5): df-pn answers checked against brute force on
+//! small boards, the API's answers, and (ignored, for measuring) the
+//! regression files that ask the winner after every first move.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use ferrohex::solver::SolverParams;
+use ferrohex::solver::bench::{parse_solve_file, run_cases};
+
+fn env_params() -> SolverParams {
+    let mut p = SolverParams::default();
+    if let Ok(v) = std::env::var("FERROHEX_SOLVER_KNOWLEDGE") {
+        p.use_knowledge = v != "0";
+    }
+    if let Ok(v) = std::env::var("FERROHEX_SOLVER_VC") {
+        p.use_vc = v != "0";
+    }
+    if let Ok(v) = std::env::var("FERROHEX_SOLVER_EPS") {
+        p.epsilon = v.parse().unwrap();
+    }
+    if let Ok(v) = std::env::var("FERROHEX_SOLVER_WIDEN") {
+        p.widening = v.parse().unwrap();
+    }
+    if let Ok(v) = std::env::var("FERROHEX_SOLVER_LOOK") {
+        p.lookahead = v != "0";
+    }
+    if let Ok(v) = std::env::var("FERROHEX_SOLVER_TIME") {
+        p.max_time = Some(std::time::Duration::from_secs_f64(v.parse().unwrap()));
+    }
+    if let Ok(v) = std::env::var("FERROHEX_SOLVER_ORDER") {
+        p.ordering = v.parse().unwrap();
+    }
+    p
+}
+
+fn run_file(name: &str) {
+    let path = format!("{}/../shared/regress/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = std::env::var("FERROHEX_REGRESS_DIR").map_or(path, |d| format!("{d}/{name}"));
+    let text = std::fs::read_to_string(&path).expect("regression file");
+    let (g, cases) = parse_solve_file(&text).expect("parse");
+    let only = std::env::var("FERROHEX_SOLVER_ONLY").ok();
+    let cases: Vec<_> = cases
+        .into_iter()
+        .filter(|c| {
+            only.as_ref()
+                .is_none_or(|o| o.split(',').any(|x| x == c.id))
+        })
+        .collect();
+    let params = env_params();
+    let start = Instant::now();
+    let reports = run_cases(&g, &cases, &params, |r| {
+        let (color, cell) = r.case.moves[0];
+        eprintln!(
+            "{} {} {}: expected {} got {:?} in {:.2?}, {} nodes ({:.0}/s)",
+            r.case.id,
+            color.letter(),
+            g.name(cell),
+            r.case.expected,
+            r.got,
+            r.elapsed,
+            r.nodes,
+            r.nodes as f64 / r.elapsed.as_secs_f64()
+        );
+    });
+    let passed = reports.iter().filter(|r| r.passed()).count();
+    let nodes: u64 = reports.iter().map(|r| r.nodes).sum();
+    let t = start.elapsed();
+    eprintln!(
+        "{name}: {passed}/{} passed in {t:.2?}, {nodes} nodes, {:.0} nodes/s",
+        reports.len(),
+        nodes as f64 / t.as_secs_f64()
+    );
+    assert_eq!(passed, reports.len());
+}
+
+#[test]
+#[ignore = "measurement: run with --release -- --ignored --nocapture"]
+fn solve_file_6x6() {
+    run_file("dfpn-solve-6x6.tst");
+}
+
+#[test]
+#[ignore = "measurement: run with --release -- --ignored --nocapture"]
+fn solve_file_7x7() {
+    run_file("dfpn-solve-7x7.tst");
+}
+
+#[allow(dead_code)]
+fn unused(_: AtomicBool) {}
+
+use ferrohex::board::{Cell, Color, Geometry, Position};
+use ferrohex::solver::{SolveOutcome, Solver};
+use std::sync::Arc;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Plain minimax: the winner with `to_move` to play.
+fn brute(pos: &mut Position, to_move: Color) -> Color {
+    if let Some(w) = pos.winner() {
+        return w;
+    }
+    let cells: Vec<Cell> = pos.empty_cells().iter().collect();
+    for c in cells {
+        pos.play(to_move, c);
+        let w = brute(pos, to_move.opponent());
+        pos.unplay();
+        if w == to_move {
+            return to_move;
+        }
+    }
+    to_move.opponent()
+}
+
+/// A random position of `size` with `stones` stones (alternating colours,
+/// Black first), without a winner; and the side to move by stone count.
+fn random_position(rng: &mut Rng, size: usize, stones: usize) -> (Position, Color) {
+    loop {
+        let mut pos = Position::new(Arc::new(Geometry::new(size, size).unwrap()));
+        let mut color = Color::Black;
+        for _ in 0..stones {
+            let empty: Vec<Cell> = pos.empty_cells().iter().collect();
+            pos.play(color, empty[rng.below(empty.len())]);
+            color = color.opponent();
+        }
+        if pos.winner().is_none() {
+            return (pos, color);
+        }
+    }
+}
+
+fn check_against_brute(params: &SolverParams, seed: u64, count: usize) {
+    let mut rng = Rng(seed);
+    let mut solver = Solver::new(params);
+    let stop = AtomicBool::new(false);
+    for i in 0..count {
+        let size = 2 + rng.below(3);
+        let n = size * size;
+        let stones = (n / 3 + rng.below(n / 2 + 1)).min(n - 1);
+        let (mut pos, to_move) = random_position(&mut rng, size, stones);
+        // Either side to move, to exercise unusual parities too.
+        let to_move = if i % 5 == 0 {
+            to_move.opponent()
+        } else {
+            to_move
+        };
+        let want = brute(&mut pos, to_move);
+        if i % 3 == 0 {
+            solver.clear_tt();
+        }
+        let got = solver.solve(&pos, to_move, &stop, &mut |_| {});
+        assert_eq!(
+            got,
+            SolveOutcome::Win(want),
+            "case {i}: {size}x{size} {:?} to move {to_move}",
+            pos.placed()
+                .map(|(c, x)| format!("{}{}", c.letter(), pos.geometry().name(x)))
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn plain_solver_agrees_with_brute_force() {
+    let params = SolverParams {
+        use_knowledge: false,
+        use_vc: false,
+        tt_mb: 1,
+        ..SolverParams::default()
+    };
+    check_against_brute(&params, 0x9e37_79b9, 300);
+}
+
+#[test]
+fn fast_solver_agrees_with_brute_force() {
+    let params = SolverParams {
+        tt_mb: 1,
+        ..SolverParams::default()
+    };
+    check_against_brute(&params, 0x5eed_f00d, 400);
+}
+
+#[test]
+fn knowledge_solver_agrees_with_brute_force() {
+    let params = SolverParams {
+        use_knowledge: true,
+        tt_mb: 1,
+        ..SolverParams::default()
+    };
+    check_against_brute(&params, 0x1234_5678, 300);
+}
+
+#[test]
+#[ignore = "the knowledge module's fill-in is not sound yet"]
+fn knowledge_with_ice_agrees_with_brute_force() {
+    let params = SolverParams {
+        use_knowledge: true,
+        use_ice: true,
+        tt_mb: 1,
+        ..SolverParams::default()
+    };
+    check_against_brute(&params, 0x1234_5678, 300);
+}
+
+#[test]
+#[ignore = "diagnostic of the knowledge module's fill-in"]
+fn fill_in_keeps_the_winner() {
+    let mut rng = Rng(77);
+    let mut bad = 0;
+    for i in 0..2000 {
+        let size = 3 + rng.below(2);
+        let n = size * size;
+        let stones = (n / 4 + rng.below(n / 2 + 1)).min(n - 1);
+        let (mut pos, to_move) = random_position(&mut rng, size, stones);
+        let (mut filled, fills) = ferrohex::knowledge::fill_in(&pos);
+        for tm in [to_move, to_move.opponent()] {
+            let a = brute(&mut pos, tm);
+            let b = brute(&mut filled, tm);
+            if a != b && bad < 5 {
+                bad += 1;
+                let g = pos.geometry().clone();
+                eprintln!(
+                    "case {i} {size}x{size} to move {tm}: {a} vs filled {b}\n{:?}\nfills black {:?} white {:?}",
+                    pos.placed()
+                        .map(|(c, x)| format!("{}{}", c.letter(), g.name(x)))
+                        .collect::<Vec<_>>(),
+                    fills[0].iter().map(|x| g.name(x)).collect::<Vec<_>>(),
+                    fills[1].iter().map(|x| g.name(x)).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+    assert_eq!(bad, 0);
+}
+
+/// The swap tables of the smallest boards, re-derived by solving every
+/// opening.
+#[test]
+fn swap_tables_match_solved_small_boards() {
+    let max = std::env::var("FERROHEX_SWAP_CHECK_MAX").map_or(5, |v| v.parse().unwrap());
+    let mut solver = Solver::new(&SolverParams {
+        tt_mb: 8,
+        ..SolverParams::default()
+    });
+    let stop = AtomicBool::new(false);
+    for n in 1..=max {
+        let g = Arc::new(Geometry::new(n, n).unwrap());
+        for c in g.cells() {
+            let mut pos = Position::new(g.clone());
+            pos.play(Color::Black, c);
+            let got = solver.solve(&pos, Color::White, &stop, &mut |_| {});
+            let black_wins = got == SolveOutcome::Win(Color::Black);
+            assert_ne!(got, SolveOutcome::Unknown);
+            assert_eq!(
+                black_wins,
+                ferrohex::solver::swap::swap_first_move(&g, c),
+                "{n}x{n} {}",
+                g.name(c)
+            );
+        }
+    }
+}
+
+/// One harder case for the figures: an 8x8 opening (`FERROHEX_SOLVER_CELL`,
+/// default a1, which loses for Black), White to move.
+#[test]
+#[ignore = "measurement: run with --release -- --ignored --nocapture"]
+fn solve_8x8_opening() {
+    let name = std::env::var("FERROHEX_SOLVER_CELL").unwrap_or_else(|_| "a1".into());
+    let g = Arc::new(Geometry::new(8, 8).unwrap());
+    let mut pos = Position::new(g.clone());
+    let cell = g.parse_cell(&name).expect("cell");
+    pos.play(Color::Black, cell);
+    let params = env_params();
+    let mut solver = Solver::new(&params);
+    let stop = AtomicBool::new(false);
+    let start = Instant::now();
+    let got = solver.solve(&pos, Color::White, &stop, &mut |p| {
+        eprintln!(
+            "  {:.0?} {} nodes, pv {:?}",
+            p.elapsed,
+            p.nodes,
+            p.pv.iter().map(|&c| g.name(c)).collect::<Vec<_>>()
+        );
+    });
+    let stats = solver.stats();
+    eprintln!(
+        "8x8 B {name}, White to move: {got:?} in {:.2?}, {} nodes ({:.0}/s), {} table entries",
+        start.elapsed(),
+        stats.nodes,
+        stats.nodes_per_second,
+        stats.tt_entries
+    );
+    if got != SolveOutcome::Unknown {
+        let want = ferrohex::solver::swap::swap_first_move(&g, cell);
+        assert_eq!(got == SolveOutcome::Win(Color::Black), want);
+    }
+}
+
+fn empty_board(n: usize) -> Position {
+    Position::new(Arc::new(Geometry::new(n, n).unwrap()))
+}
+
+#[test]
+fn winning_moves_of_an_empty_board_are_the_swap_table() {
+    let mut solver = Solver::new(&SolverParams::default());
+    let stop = AtomicBool::new(false);
+    for n in 1..=4 {
+        let pos = empty_board(n);
+        let g = pos.geometry().clone();
+        let wins = solver
+            .winning_moves(&pos, Color::Black, &stop, &mut |_| {})
+            .expect("solved");
+        let table: Vec<Cell> = g
+            .cells()
+            .filter(|&c| ferrohex::solver::swap::swap_first_move(&g, c))
+            .collect();
+        assert_eq!(wins, table, "{n}x{n}");
+    }
+    // After the winning centre of 3x3, White has no winning move.
+    let mut pos = empty_board(3);
+    pos.play(Color::Black, pos.geometry().parse_cell("b2").unwrap());
+    let wins = solver.winning_moves(&pos, Color::White, &stop, &mut |_| {});
+    assert_eq!(wins, Some(Vec::new()));
+}
+
+#[test]
+fn best_move_wins_or_resists() {
+    let mut solver = Solver::new(&SolverParams::default());
+    let stop = AtomicBool::new(false);
+    let mut pos = empty_board(4);
+    let g = pos.geometry().clone();
+    let best = solver.best_move(&pos, Color::Black, &stop, &mut |_| {});
+    assert_eq!(best.outcome, SolveOutcome::Win(Color::Black));
+    let mv = best.mv.expect("a winning move");
+    pos.play(Color::Black, mv);
+    assert_eq!(
+        brute(&mut pos, Color::White),
+        Color::Black,
+        "{}",
+        g.name(mv)
+    );
+    // White, lost, still gets a legal move.
+    let best = solver.best_move(&pos, Color::White, &stop, &mut |_| {});
+    assert_eq!(best.outcome, SolveOutcome::Win(Color::Black));
+    assert!(pos.is_empty(best.mv.expect("a resisting move")));
+    // A finished game has no move.
+    let mut done = empty_board(1);
+    done.play(Color::White, Cell::from_index(0));
+    let best = solver.best_move(&done, Color::Black, &stop, &mut |_| {});
+    assert_eq!(best.outcome, SolveOutcome::Win(Color::White));
+    assert_eq!(best.mv, None);
+}
+
+#[test]
+fn stop_flag_and_time_limit_give_unknown() {
+    let stop = AtomicBool::new(true);
+    let mut solver = Solver::new(&SolverParams::default());
+    let pos = empty_board(9);
+    assert_eq!(
+        solver.solve(&pos, Color::Black, &stop, &mut |_| {}),
+        SolveOutcome::Unknown
+    );
+    assert_eq!(
+        solver.winning_moves(&pos, Color::Black, &stop, &mut |_| {}),
+        None
+    );
+    let params = SolverParams {
+        max_time: Some(std::time::Duration::from_millis(200)),
+        ..SolverParams::default()
+    };
+    solver.set_params(&params);
+    let go = AtomicBool::new(false);
+    let mut reports = 0;
+    let got = solver.solve(&pos, Color::Black, &go, &mut |p| {
+        reports += 1;
+        assert_eq!(p.to_move, Color::Black);
+    });
+    assert_eq!(got, SolveOutcome::Unknown);
+    assert!(reports >= 1, "a final progress report");
+    assert!(solver.stats().nodes > 0);
+}
+
+#[test]
+fn progress_reports_root_moves_and_table_survives() {
+    let mut solver = Solver::new(&SolverParams::default());
+    let stop = AtomicBool::new(false);
+    let mut pos = empty_board(5);
+    pos.play(Color::Black, Cell::from_index(0));
+    let mut last = None;
+    let got = solver.solve(&pos, Color::White, &stop, &mut |p| last = Some(p.clone()));
+    assert_eq!(got, SolveOutcome::Win(Color::White));
+    let last = last.expect("final report");
+    assert!(last.done);
+    assert!(!last.pv.is_empty());
+    use ferrohex::solver::ChildStatus;
+    assert!(last.children.iter().any(|(_, s)| *s == ChildStatus::Win));
+    let entries = solver.stats().tt_entries;
+    assert!(entries > 0);
+    // Solving again is answered from the table.
+    solver.solve(&pos, Color::White, &stop, &mut |_| {});
+    assert!(solver.stats().nodes <= 2);
+    solver.clear_tt();
+    assert_eq!(solver.stats().tt_entries, 0);
+}
+
+#[test]
+fn params_by_name() {
+    let mut p = SolverParams::default();
+    p.set("max_time", "2.5").unwrap();
+    assert_eq!(p.max_time, Some(std::time::Duration::from_millis(2500)));
+    p.set("max_time", "0").unwrap();
+    assert_eq!(p.max_time, None);
+    p.set("tt_mb", "16").unwrap();
+    p.set("use_guifx", "1").unwrap();
+    p.set("threads", "2").unwrap();
+    assert!(p.use_guifx && p.tt_mb == 16 && p.threads == 2);
+    assert!(p.set("tt_mb", "0").is_err());
+    assert!(p.set("nonsense", "1").is_err());
+    assert!(p.set("use_guifx", "maybe").is_err());
+    assert!(p.list().iter().any(|(n, v)| *n == "tt_mb" && v == "16"));
+}
