@@ -57,6 +57,19 @@ impl Position {
         &self.geometry
     }
 
+    /// A `width` x `height` board with Black's and White's stones on the
+    /// named cells (for tests and examples). Panics on a bad name.
+    pub fn from_names(width: usize, height: usize, black: &[&str], white: &[&str]) -> Position {
+        let mut pos = Position::new(Arc::new(Geometry::new(width, height).expect("valid size")));
+        for (color, names) in [(Color::Black, black), (Color::White, white)] {
+            for name in names {
+                let cell = pos.geometry().parse_cell(name).expect("a cell of this board");
+                pos.play(color, cell);
+            }
+        }
+        pos
+    }
+
     pub fn shared_geometry(&self) -> &Arc<Geometry> {
         &self.geometry
     }

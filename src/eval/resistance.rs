@@ -423,16 +423,7 @@ mod tests {
     use std::sync::Arc;
 
     fn pos_from(w: usize, h: usize, black: &[&str], white: &[&str]) -> Position {
-        let mut p = Position::new(Arc::new(Geometry::new(w, h).unwrap()));
-        for s in black {
-            let c = p.geometry().parse_cell(s).unwrap();
-            p.play(Color::Black, c);
-        }
-        for s in white {
-            let c = p.geometry().parse_cell(s).unwrap();
-            p.play(Color::White, c);
-        }
-        p
+        Position::from_names(w, h, black, white)
     }
 
     #[test]
