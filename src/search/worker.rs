@@ -118,6 +118,8 @@ pub(crate) struct Worker {
     /// cache.
     pub know_nodes: u64,
     pub know_misses: u64,
+    /// Time spent bringing the knowledge up to date and asking it.
+    pub know_time: std::time::Duration,
 }
 
 /// The knowledge's answers at one node.
@@ -128,7 +130,7 @@ struct KnowInfo {
 }
 
 /// Cache entries kept at most; the cache is emptied when it grows past.
-const KNOW_CACHE_MAX: usize = 1 << 18;
+const KNOW_CACHE_MAX: usize = 1 << 16;
 
 impl Worker {
     pub fn new(pos: Position, kind: EvalKind) -> Worker {
@@ -148,6 +150,7 @@ impl Worker {
             know_cache: HashMap::new(),
             know_nodes: 0,
             know_misses: 0,
+            know_time: std::time::Duration::ZERO,
         }
     }
 
@@ -287,6 +290,7 @@ impl Worker {
             return info;
         }
         self.know_misses += 1;
+        let t = Instant::now();
         let Some(k) = self.know.as_mut() else {
             return KnowInfo {
                 decided: None,
@@ -307,6 +311,7 @@ impl Worker {
             consider: (consider && decided.is_none()).then(|| k.consider_set(me)),
         };
         self.know_cache.insert(key, info);
+        self.know_time += t.elapsed();
         info
     }
 
@@ -336,7 +341,9 @@ impl Worker {
         kn: bool,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_NODES) {
+        // Knowledge nodes can cost milliseconds each: they look at the
+        // clock every time.
+        if kn || self.nodes.is_multiple_of(POLL_NODES) {
             sh.poll();
         }
         if sh.aborted() {
@@ -376,14 +383,15 @@ impl Worker {
         // The knowledge's move list: the consider set. A single move is
         // searched like a forced block, without spending depth.
         let mut only = None;
-        if kn && forced.is_none() {
-            if let Some(set) = self.know_info(me, true).consider.filter(|s| !s.is_empty()) {
-                let set = set.intersection(&self.pos.empty_cells());
-                match set.len() {
-                    0 => {}
-                    1 => forced = set.iter().next(),
-                    _ => only = Some(set),
-                }
+        if kn
+            && forced.is_none()
+            && let Some(set) = self.know_info(me, true).consider
+        {
+            let set = set.intersection(&self.pos.empty_cells());
+            match set.len() {
+                0 => {}
+                1 => forced = set.iter().next(),
+                _ => only = Some(set),
             }
         }
         let alpha0 = alpha;

@@ -1,0 +1,218 @@
+//! The search using the Hex knowledge (issue 4): decided positions at the
+//! root, the consider set, and the knowledge switch.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use ferrohex::board::{Color, Geometry, Position};
+use ferrohex::knowledge::{Knowledge, fill_in};
+use ferrohex::search::{
+    BENCH_POSITIONS, Decision, SearchOutcome, SearchParams, Searcher, TimeControl, bench_position,
+};
+
+/// Timing of the knowledge's parts on the bench positions (not a test:
+/// `cargo test --release --test search_knowledge -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn knowledge_costs() {
+    for (name, size, moves) in BENCH_POSITIONS {
+        let (pos, me) = bench_position(size, moves);
+        let t = Instant::now();
+        let (filled, _) = fill_in(&pos);
+        let t_fill = t.elapsed();
+        let t = Instant::now();
+        let mut k = Knowledge::new(&filled);
+        let t_build = t.elapsed();
+        let empties: Vec<_> = filled.empty_cells().iter().collect();
+        let t = Instant::now();
+        for &c in &empties {
+            k.play(me, c);
+            k.undo();
+        }
+        let t_play = t.elapsed() / empties.len() as u32;
+        let t = Instant::now();
+        let mut n = 0;
+        for _ in 0..20 {
+            n += k.consider_set(me).len();
+        }
+        let t_cs = t.elapsed() / 20;
+        let t = Instant::now();
+        for _ in 0..20 {
+            n += usize::from(k.decided(me).is_some());
+        }
+        let t_dec = t.elapsed() / 20;
+        println!(
+            "{name}: fill {t_fill:?} build {t_build:?} play+undo {t_play:?} consider {t_cs:?} ({}) decided {t_dec:?} {n}",
+            k.consider_set(me).len()
+        );
+    }
+}
+
+fn position(size: usize, black: &str, white: &str) -> Position {
+    let mut p = Position::new(Arc::new(Geometry::new(size, size).expect("size")));
+    for (color, list) in [(Color::Black, black), (Color::White, white)] {
+        for name in list.split_whitespace() {
+            let c = p.geometry().parse_cell(name).expect("cell name");
+            p.play(color, c);
+        }
+    }
+    p
+}
+
+fn params(depth: u32, knowledge: bool) -> SearchParams {
+    SearchParams {
+        threads: 1,
+        tt_mb: 1,
+        max_depth: Some(depth),
+        knowledge,
+        ..SearchParams::default()
+    }
+}
+
+fn search(p: &Position, me: Color, params: &SearchParams) -> SearchOutcome {
+    let mut s = Searcher::new(params);
+    let stop = AtomicBool::new(false);
+    let time = TimeControl {
+        max_time: Duration::from_secs(600),
+        ..TimeControl::default()
+    };
+    s.search(p, me, params, &time, &stop, &mut |_| {})
+}
+
+fn moved(p: &Position, out: &SearchOutcome) -> String {
+    match out.decision {
+        Decision::Move(c) => {
+            assert!(p.is_empty(c), "played on a stone");
+            p.geometry().name(c)
+        }
+        Decision::Resign => panic!("resigned"),
+    }
+}
+
+/// Black (north-south) d1 d2 d3 and e5 e6 e7 on 7x7: d4 (bridging to e5
+/// over e4 and d5) and e4 (bridging to d3 over d4 and e3) are the keys of
+/// two edge-to-edge semis. White's row a4 b4 c4 f4 g4 needs d4 and e4.
+const SEMIS: (&str, &str) = ("d1 d2 d3 e5 e6 e7", "a4 b4 c4 f4 g4");
+
+#[test]
+fn the_mover_with_a_semi_plays_its_key_at_once() {
+    let p = position(7, SEMIS.0, SEMIS.1);
+    for depth in [1, 3] {
+        let out = search(&p, Color::Black, &params(depth, true));
+        let m = moved(&p, &out);
+        assert!(["d4", "e4"].contains(&m.as_str()), "depth {depth}: {m}");
+        assert!(ferrohex::search::score_is_win(out.score), "{out:?}");
+        assert_eq!(out.depth, 1, "decided at the root: {out:?}");
+    }
+}
+
+#[test]
+fn the_opponent_of_two_semis_plays_in_their_intersection() {
+    // Every White move outside d4 and e4 loses to the other key; even a
+    // one-ply search sees that with the knowledge.
+    let p = position(7, SEMIS.0, SEMIS.1);
+    for depth in [1, 2, 4] {
+        let out = search(&p, Color::White, &params(depth, true));
+        let m = moved(&p, &out);
+        assert!(["d4", "e4"].contains(&m.as_str()), "depth {depth}: {m}");
+    }
+}
+
+#[test]
+fn a_single_semi_forces_the_reply_into_its_carrier() {
+    // White e3 leaves Black one key, d4, with carrier d4 e4 d5: White must
+    // play there (the consider set may be smaller still).
+    let p = position(7, "d1 d2 d3 e5 e6 e7", "e3 a4 b4 f4 g4");
+    for depth in [1, 3] {
+        let out = search(&p, Color::White, &params(depth, true));
+        let m = moved(&p, &out);
+        assert!(
+            ["d4", "e4", "d5"].contains(&m.as_str()),
+            "depth {depth}: {m}"
+        );
+    }
+}
+
+#[test]
+fn an_edge_to_edge_bridge_chain_is_kept_or_completed() {
+    // Black d1 d2 d3 = e4 e5 = f6 f7 (bridges d3-e4 over d4 e3 and e5-f6
+    // over f5 e6): Black has won; it plays in a carrier at once.
+    let p = position(7, "d1 d2 d3 e4 e5 f6 f7", "a4 b4 c4 g3 c6");
+    let out = search(&p, Color::Black, &params(3, true));
+    let m = moved(&p, &out);
+    assert!(["d4", "e3", "f5", "e6"].contains(&m.as_str()), "{m}");
+    assert!(ferrohex::search::score_is_win(out.score), "{out:?}");
+    assert_eq!(out.depth, 1, "decided at the root: {out:?}");
+    // White has lost: it still answers with a legal move, inside Black's
+    // carriers, and resigns when asked to.
+    let out = search(&p, Color::White, &params(2, true));
+    let m = moved(&p, &out);
+    assert!(["d4", "e3", "f5", "e6"].contains(&m.as_str()), "{m}");
+    assert!(ferrohex::search::score_is_loss(out.score), "{out:?}");
+    let resign = SearchParams {
+        resign: true,
+        ..params(2, true)
+    };
+    assert_eq!(search(&p, Color::White, &resign).decision, Decision::Resign);
+}
+
+#[test]
+fn knowledge_off_still_plays_and_both_are_deterministic() {
+    let p = position(9, "e5 d6", "c7 f4");
+    for knowledge in [false, true] {
+        let a = search(&p, Color::Black, &params(3, knowledge));
+        let b = search(&p, Color::Black, &params(3, knowledge));
+        moved(&p, &a);
+        assert_eq!((a.decision, a.nodes, &a.pv), (b.decision, b.nodes, &b.pv));
+    }
+}
+
+#[test]
+fn threads_with_knowledge_return_legal_moves() {
+    let p = position(9, "e5 d6 c7", "c8 f4 e4");
+    let ps = SearchParams {
+        threads: 2,
+        ..params(3, true)
+    };
+    let out = search(&p, Color::White, &ps);
+    moved(&p, &out);
+}
+
+/// Nodes per second with and without the knowledge on the 11x11 bench
+/// positions, 3 s each, one thread (not a test: run with `--ignored
+/// --nocapture`).
+#[test]
+#[ignore]
+fn node_rate_with_and_without_knowledge() {
+    for knowledge in [false, true] {
+        let ps = SearchParams {
+            threads: 1,
+            tt_mb: 64,
+            knowledge,
+            ..SearchParams::default()
+        };
+        let time = TimeControl {
+            max_time: Duration::from_secs(3),
+            ..TimeControl::default()
+        };
+        for (name, size, moves) in BENCH_POSITIONS {
+            if size != 11 {
+                continue;
+            }
+            let (pos, me) = bench_position(size, moves);
+            let mut s = Searcher::new(&ps);
+            let stop = AtomicBool::new(false);
+            let t = Instant::now();
+            let out = s.search(&pos, me, &ps, &time, &stop, &mut |_| {});
+            let secs = t.elapsed().as_secs_f64();
+            println!(
+                "knowledge {knowledge} {name}: depth {} nodes {} in {secs:.2}s = {:.0} nodes/s, move {}",
+                out.depth,
+                out.nodes,
+                out.nodes as f64 / secs,
+                moved(&pos, &out)
+            );
+        }
+    }
+}
