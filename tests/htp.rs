@@ -376,7 +376,7 @@ fn analyze_commands_are_in_gogui_form_and_each_runs() {
             .contains(&parts[0]),
             "{l}"
         );
-        input.push_str(&parts[2].replace("%c", "black"));
+        input.push_str(&parts[2].replace("%c", "black").replacen("%p", "a1", 1).replacen("%p", "c3", 1));
         input.push('\n');
     }
     let names: Vec<&str> = lines
@@ -525,7 +525,9 @@ fn eval_commands_give_a_value_for_every_empty_cell() {
 
 #[test]
 fn live_graphics_come_before_the_answer_when_enabled() {
-    let out = run_raw(&["--max-time", "0.5"], b"boardsize 5\nplay b c3\nparam_ferrohex use_guifx 1\nparam_ferrohex max_depth 3\ngenmove w\nferrohex-pv\nparam_ferrohex use_guifx 0\ngenmove b\n");
+    // The solver stays out of genmove here: a proof would replace the
+    // searched line that these blocks show.
+    let out = run_raw(&["--max-time", "0.5"], b"boardsize 5\nplay b c3\nparam_dfpn genmove_empty 0\nparam_ferrohex use_guifx 1\nparam_ferrohex max_depth 3\ngenmove w\nferrohex-pv\nparam_ferrohex use_guifx 0\ngenmove b\n");
     let text = String::from_utf8(out.stdout).unwrap();
     let blocks: Vec<&str> = text.split_terminator("\n\n").collect();
     let gfx: Vec<&&str> = blocks
@@ -538,10 +540,10 @@ fn live_graphics_come_before_the_answer_when_enabled() {
         .iter()
         .filter(|b| !b.starts_with("gogui-gfx:"))
         .collect();
-    assert_eq!(answers.len(), 8, "{text}");
-    let moved = answers[4].trim_start_matches("= ");
+    assert_eq!(answers.len(), 9, "{text}");
+    let moved = answers[5].trim_start_matches("= ");
     assert!(
-        answers[5].starts_with(&format!("= w {moved} b ")),
+        answers[6].starts_with(&format!("= w {moved} b ")),
         "the PV starts with the move: {text}"
     );
     // The last depth's block is the one whose variation was played.

@@ -61,7 +61,7 @@ fn each_kind_of_outcome_is_reported() {
         ),
         // The relative sgf/ path was resolved against the file's folder.
         (50, "passed ", "final_score => = B+  expected [B\\+]"),
-        (60, "FAILED ", "dfpn-solve-state white => ? unknown command"),
+        (60, "FAILED ", "compute-inferior white => ? unknown command"),
         (70, "passed ", "all_legal_moves b => =  expected [!.*a1.*]"),
         (80, "passed ", "showboard => = a b c"),
     ];

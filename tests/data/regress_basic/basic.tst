@@ -27,8 +27,8 @@ loadsgf sgf/black-won.sgf
 #? [B\+]
 
 # A command ferrohex does not know fails the test.
-60 dfpn-solve-state white
-#? [white|black]
+60 compute-inferior white
+#? [.*]
 
 # A set-up command that fails is reported but is not a test.
 frobnicate
