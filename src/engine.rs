@@ -2,17 +2,17 @@
 //! parameters and the searcher, with play, undo, genmove and stop.
 
 use std::io::Read;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, Color};
 use crate::eval::{CellValues, EvalKind};
 use crate::game::{Game, Move, TimeSettings};
 use crate::htp::command::{MoveArg, ParamSetting};
-use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
 use crate::knowledge::{Endpoint, Knowledge};
+use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
 use crate::solver::swap;
 use crate::solver::{BestMove, Progress, SolveOutcome, Solver, SolverParams};
 use crate::textboard::Letters;
@@ -182,7 +182,10 @@ impl Engine {
             return Err(format!("the game is over: {w} has won"));
         }
         if let Some(text) = self.opening_decision(color, commit)? {
-            return Ok(GenMoveResult { text, elapsed: Duration::ZERO });
+            return Ok(GenMoveResult {
+                text,
+                elapsed: Duration::ZERO,
+            });
         }
         let left = self.game.clocks.left(color);
         let time = TimeControl {
@@ -214,16 +217,26 @@ impl Engine {
                 solver
             })
         });
-        let mut outcome = self.searcher.search(pos, color, &self.params, &time, &self.stop, report);
+        let mut outcome = self
+            .searcher
+            .search(pos, color, &self.params, &time, &self.stop, report);
         solver_stop.store(true, Ordering::SeqCst);
         let proof = handle.and_then(|h| {
             self.solver.return_later(h);
             rx.recv_timeout(SOLVER_GRACE).ok()
         });
-        if let Some(BestMove { outcome: SolveOutcome::Win(winner), mv: Some(cell) }) = proof {
+        if let Some(BestMove {
+            outcome: SolveOutcome::Win(winner),
+            mv: Some(cell),
+        }) = proof
+        {
             log::info!(
                 "solver: {winner} wins; {} {}",
-                if winner == color { "winning move" } else { "longest resistance" },
+                if winner == color {
+                    "winning move"
+                } else {
+                    "longest resistance"
+                },
                 pos.geometry().name(cell)
             );
             if winner == color || outcome.decision != Decision::Resign {
@@ -262,22 +275,26 @@ impl Engine {
         }
         let g = self.game.geometry();
         if color == Color::White {
-            if let Some(first) = self.game.swappable_stone().filter(|&c| swap::swap_first_move(g, c)) {
+            if let Some(first) = self
+                .game
+                .swappable_stone()
+                .filter(|&c| swap::swap_first_move(g, c))
+            {
                 log::info!("swap: {} wins for the first player", g.name(first));
                 if commit {
                     self.game.play(color, Move::Swap)?;
                 }
                 return Ok(Some("swap-pieces".into()));
             }
-        } else if self.game.num_moves() == 0 && self.game.position().num_stones() == 0 {
-            if let Some(&cell) = swap::first_move_avoiding_swap(g).first() {
-                let name = g.name(cell);
-                log::info!("opening {name}: a first move the opponent should not swap");
-                if commit {
-                    self.game.play(color, Move::Cell(cell))?;
-                }
-                return Ok(Some(name));
+        } else if self.game.position().num_stones() == 0
+            && let Some(&cell) = swap::first_move_avoiding_swap(g).first()
+        {
+            let name = g.name(cell);
+            log::info!("opening {name}: a first move the opponent should not swap");
+            if commit {
+                self.game.play(color, Move::Cell(cell))?;
             }
+            return Ok(Some(name));
         }
         Ok(None)
     }
@@ -352,11 +369,18 @@ impl Engine {
 
     /// `dfpn-solve-state`: the winner with `color` to move, or `unknown`
     /// when the time limit or an interrupt came first.
-    pub fn solve_state(&mut self, color: Color, progress: &mut dyn FnMut(&Progress)) -> Result<String, String> {
+    pub fn solve_state(
+        &mut self,
+        color: Color,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<String, String> {
         if let Some(w) = self.game.winner() {
             return Ok(w.name().to_string());
         }
-        let outcome = self.solver.get().solve(self.game.position(), color, &self.stop, progress);
+        let outcome = self
+            .solver
+            .get()
+            .solve(self.game.position(), color, &self.stop, progress);
         self.log_solver();
         Ok(match outcome {
             SolveOutcome::Win(w) => w.name().to_string(),
@@ -365,13 +389,24 @@ impl Engine {
     }
 
     /// `dfpn-solver-find-winning`: every winning move for `color`.
-    pub fn solve_winning_moves(&mut self, color: Color, progress: &mut dyn FnMut(&Progress)) -> Result<String, String> {
+    pub fn solve_winning_moves(
+        &mut self,
+        color: Color,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<String, String> {
         self.solver_position()?;
-        let moves = self.solver.get().winning_moves(self.game.position(), color, &self.stop, progress);
+        let moves =
+            self.solver
+                .get()
+                .winning_moves(self.game.position(), color, &self.stop, progress);
         self.log_solver();
         let moves = moves.ok_or("unknown: the solver stopped before proving every move")?;
         let g = self.game.geometry();
-        Ok(moves.iter().map(|&c| g.name(c)).collect::<Vec<_>>().join(" "))
+        Ok(moves
+            .iter()
+            .map(|&c| g.name(c))
+            .collect::<Vec<_>>()
+            .join(" "))
     }
 
     fn log_solver(&mut self) {
@@ -399,7 +434,10 @@ impl Engine {
         let mut p = self.solver.params.clone();
         let Some((name, value)) = setting else {
             return Ok([
-                format!("[string] max_time {}", p.max_time.map_or(0.0, |t| t.as_secs_f64())),
+                format!(
+                    "[string] max_time {}",
+                    p.max_time.map_or(0.0, |t| t.as_secs_f64())
+                ),
                 format!("[string] tt_mb {}", p.tt_mb),
                 format!("[string] threads {}", p.threads),
                 format!("[bool] use_guifx {}", p.use_guifx as u8),
@@ -415,7 +453,9 @@ impl Engine {
                     .parse()
                     .ok()
                     .filter(|s: &f64| s.is_finite() && (0.0..=1.0e6).contains(s))
-                    .ok_or_else(|| format!("invalid max_time: {value} (seconds, 0 for no limit)"))?;
+                    .ok_or_else(|| {
+                        format!("invalid max_time: {value} (seconds, 0 for no limit)")
+                    })?;
                 p.max_time = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
             }
             "tt_mb" => p.tt_mb = parse_number(name, value, 1, 65536)?,
@@ -424,7 +464,8 @@ impl Engine {
             "use_knowledge" => p.use_knowledge = parse_bool(value)?,
             "use_vc" => p.use_vc = parse_bool(value)?,
             "genmove_empty" => {
-                self.solver_in_genmove_empty = parse_number(name, value, 0, crate::board::MAX_CELLS)?;
+                self.solver_in_genmove_empty =
+                    parse_number(name, value, 0, crate::board::MAX_CELLS)?;
                 return Ok(String::new());
             }
             _ => {
@@ -455,23 +496,42 @@ impl Engine {
     /// `vc-between-cells-full|semi`: `color`'s connections between two
     /// cells (or edges: north, south, west, east), in HexGui's VC-list form
     /// `COLOR FROM TO TYPE SOURCE [ CARRIER ] [ STONES ] [KEY]`.
-    pub fn connections(&self, color: Color, from: &str, to: &str, full: bool) -> Result<String, String> {
+    pub fn connections(
+        &self,
+        color: Color,
+        from: &str,
+        to: &str,
+        full: bool,
+    ) -> Result<String, String> {
         let pos = self.evaluator_position()?;
         let g = pos.geometry();
         let end = |s: &str| {
-            Endpoint::parse(g, s).ok_or_else(|| format!("invalid endpoint: {s} (a cell, or north, south, west, east)"))
+            Endpoint::parse(g, s).ok_or_else(|| {
+                format!("invalid endpoint: {s} (a cell, or north, south, west, east)")
+            })
         };
         let (a, b) = (end(from)?, end(to)?);
         let k = Knowledge::new(pos);
         let (fulls, semis) = crate::knowledge::connections(k.vcs(color), a, b);
-        let names = |set: &crate::board::CellSet| set.iter().map(|c| g.name(c)).collect::<Vec<_>>().join(" ");
+        let names = |set: &crate::board::CellSet| {
+            set.iter().map(|c| g.name(c)).collect::<Vec<_>>().join(" ")
+        };
         let head = format!("{} {} {}", color.name(), a.name(g), b.name(g));
         let lines: Vec<String> = if full {
-            fulls.iter().map(|c| format!("{head} full hsearch [ {} ] [ ]", names(c))).collect()
+            fulls
+                .iter()
+                .map(|c| format!("{head} full hsearch [ {} ] [ ]", names(c)))
+                .collect()
         } else {
             semis
                 .iter()
-                .map(|s| format!("{head} semi hsearch [ {} ] [ ] {}", names(&s.carrier), g.name(s.key)))
+                .map(|s| {
+                    format!(
+                        "{head} semi hsearch [ {} ] [ ] {}",
+                        names(&s.carrier),
+                        g.name(s.key)
+                    )
+                })
                 .collect()
         };
         Ok(lines.join("\n"))

@@ -203,7 +203,9 @@ impl Game {
 
     /// Black's first stone, when White may swap it now.
     pub fn swappable_stone(&self) -> Option<Cell> {
-        self.swap_target(Color::White).ok().map(|(black_cell, _)| black_cell)
+        self.swap_target(Color::White)
+            .ok()
+            .map(|(black_cell, _)| black_cell)
     }
 
     /// The (Black cell, White cell) a swap by `color` would use, or why it

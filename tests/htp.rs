@@ -376,7 +376,12 @@ fn analyze_commands_are_in_gogui_form_and_each_runs() {
             .contains(&parts[0]),
             "{l}"
         );
-        input.push_str(&parts[2].replace("%c", "black").replacen("%p", "a1", 1).replacen("%p", "c3", 1));
+        input.push_str(
+            &parts[2]
+                .replace("%c", "black")
+                .replacen("%p", "a1", 1)
+                .replacen("%p", "c3", 1),
+        );
         input.push('\n');
     }
     let names: Vec<&str> = lines

@@ -32,14 +32,26 @@ fn parse_vcs(answer: &str) -> Vec<(String, Vec<String>, Option<String>)> {
 
 #[test]
 fn a_bridge_to_the_edge_is_a_full_connection_with_its_two_cells() {
-    let a = session("boardsize 5\nplay b c2\nvc-between-cells-full b c2 north\nvc-between-cells-semi b c2 south\nvc-between-cells-full w c2 north\nvc-between-cells-full b c2 nowhere\n");
+    let a = session(
+        "boardsize 5\nplay b c2\nvc-between-cells-full b c2 north\nvc-between-cells-semi b c2 south\nvc-between-cells-full w c2 north\nvc-between-cells-full b c2 nowhere\n",
+    );
     let fulls = parse_vcs(&a[2]);
-    assert!(fulls.iter().any(|(k, c, _)| k == "full" && c == &["c1", "d1"]), "{}", a[2]);
+    assert!(
+        fulls
+            .iter()
+            .any(|(k, c, _)| k == "full" && c == &["c1", "d1"]),
+        "{}",
+        a[2]
+    );
     let semis = parse_vcs(&a[3]);
     assert!(!semis.is_empty());
     for (kind, carrier, key) in &semis {
         assert_eq!(kind, "semi");
-        assert!(carrier.contains(key.as_ref().unwrap()), "the key is in the carrier: {}", a[3]);
+        assert!(
+            carrier.contains(key.as_ref().unwrap()),
+            "the key is in the carrier: {}",
+            a[3]
+        );
     }
     assert_eq!(a[4], "=", "white has no connection through a black stone");
     assert!(a[5].starts_with("? invalid endpoint"), "{}", a[5]);
@@ -52,20 +64,32 @@ fn vc_build_lists_inferior_cells_in_hexgui_codes() {
         let tokens: Vec<&str> = answer.trim_start_matches("= ").split_whitespace().collect();
         assert_eq!(tokens.len() % 2, 0, "{answer}");
         for pair in tokens.chunks(2) {
-            assert!(pair[0].len() >= 2 && pair[0].as_bytes()[0].is_ascii_lowercase(), "{answer}");
+            assert!(
+                pair[0].len() >= 2 && pair[0].as_bytes()[0].is_ascii_lowercase(),
+                "{answer}"
+            );
             let code = pair[1];
             let ok = ["fdb", "fdw", "fcb", "fcw", "fpb", "fpw"].contains(&code)
-                || ((code.starts_with("iv[") || code.starts_with("ir[") || code.starts_with("id[")) && code.ends_with(']'));
+                || ((code.starts_with("iv[")
+                    || code.starts_with("ir[")
+                    || code.starts_with("id["))
+                    && code.ends_with(']'));
             assert!(ok, "unknown code {code} in {answer}");
         }
     }
     // The cells behind Black's bridge to the top are Black's to claim.
-    assert!(a[3].contains("c1 fcb") && a[3].contains("d1 fcb"), "{}", a[3]);
+    assert!(
+        a[3].contains("c1 fcb") && a[3].contains("d1 fcb"),
+        "{}",
+        a[3]
+    );
 }
 
 #[test]
 fn mustplay_narrows_to_the_threats_and_is_empty_when_lost() {
-    let a = session("boardsize 5\nplay b c2\nplay w b3\nvc-get-mustplay w\nall_legal_moves w\nplay b c4\nvc-get-mustplay w\ndfpn-solve-state w\n");
+    let a = session(
+        "boardsize 5\nplay b c2\nplay w b3\nvc-get-mustplay w\nall_legal_moves w\nplay b c4\nvc-get-mustplay w\ndfpn-solve-state w\n",
+    );
     let must: Vec<&str> = a[3].trim_start_matches("= ").split_whitespace().collect();
     let legal: Vec<&str> = a[4].trim_start_matches("= ").split_whitespace().collect();
     assert!(!must.is_empty() && must.len() < legal.len(), "{must:?}");

@@ -38,11 +38,7 @@ fn loads_every_endgame_position_with_its_stones_and_player() {
             .nth(1)
             .map_or(0, |s| s.split("AW").next().unwrap().matches('[').count());
         let aw = text.split("AW").nth(1).map_or(0, |s| {
-            s.split(['P', ')'])
-                .next()
-                .unwrap()
-                .matches('[')
-                .count()
+            s.split(['P', ')']).next().unwrap().matches('[').count()
         });
         assert_eq!(a[2 * i], "=", "{}: {}", f.display(), a[2 * i]);
         let size: usize = text

@@ -46,10 +46,17 @@ fn rss_kib(pid: u32) -> Option<u64> {
 
 #[test]
 fn self_play_soak() {
-    let games: usize = std::env::var("FERROHEX_SOAK_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(12);
+    let games: usize = std::env::var("FERROHEX_SOAK_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12);
     let long = games > 12;
     let budget = Duration::from_millis(40);
-    let allowed = if long { budget + Duration::from_millis(50) } else { budget + Duration::from_secs(1) };
+    let allowed = if long {
+        budget + Duration::from_millis(50)
+    } else {
+        budget + Duration::from_secs(1)
+    };
     let mut e = Engine::start(&["--max-time", "0.04", "--threads", "2", "--tt-mb", "16"]);
     let pid = e.child.id();
     let mut rng = Rng(0x5eed_0000_0000_0001 ^ games as u64);
@@ -107,12 +114,22 @@ fn self_play_soak() {
     assert_eq!(e.ask("name"), "= ferrohex", "still answering");
     let (status, rest) = e.finish();
     eprintln!("soak: {t:?}, rss after warm-up {rss_after_warmup:?} KiB, at end {rss_end:?} KiB");
-    assert!(status.success(), "exit status {status:?} (a panic exits non-zero)");
+    assert!(
+        status.success(),
+        "exit status {status:?} (a panic exits non-zero)"
+    );
     assert!(rest.is_empty());
     assert_eq!(t.illegal, 0);
-    assert_eq!(t.late, 0, "answers later than {allowed:?}; worst {:?}", t.worst);
+    assert_eq!(
+        t.late, 0,
+        "answers later than {allowed:?}; worst {:?}",
+        t.worst
+    );
     assert_eq!(t.games, games);
     if let (true, Some(a), Some(b)) = (long, rss_after_warmup, rss_end) {
-        assert!(b <= a + 8 * 1024, "resident memory grew from {a} KiB to {b} KiB");
+        assert!(
+            b <= a + 8 * 1024,
+            "resident memory grew from {a} KiB to {b} KiB"
+        );
     }
 }

@@ -14,22 +14,34 @@ fn solve_state_and_winning_moves_on_small_boards() {
     assert_eq!(a[1], "= black");
     assert_eq!(a[2], "= d1 c2 b3 a4");
     assert_eq!(a[4], "= white", "a corner opening loses on 4x4");
-    assert!(!a[5].trim_start_matches("= ").is_empty(), "white has winning replies: {}", a[5]);
+    assert!(
+        !a[5].trim_start_matches("= ").is_empty(),
+        "white has winning replies: {}",
+        a[5]
+    );
     assert_eq!(a[6], "=");
     assert_eq!(a[9], "= black");
-    let a = session("boardsize 2\nplay b a1\nplay b a2\ndfpn-solve-state w\ndfpn-solver-find-winning b\n");
+    let a = session(
+        "boardsize 2\nplay b a1\nplay b a2\ndfpn-solve-state w\ndfpn-solver-find-winning b\n",
+    );
     assert_eq!(a[3], "= black", "a won game's winner");
     assert!(a[4].starts_with("? ") && a[4].contains("over"), "{}", a[4]);
 }
 
 #[test]
 fn param_dfpn_lists_sets_and_refuses() {
-    let a = session("param_dfpn\nparam_dfpn max_time 2.5\nparam_dfpn use_guifx 1\nparam_dfpn\nparam_dfpn max_time -1\nparam_dfpn speed 9\nparam_dfpn tt_mb 0\n");
+    let a = session(
+        "param_dfpn\nparam_dfpn max_time 2.5\nparam_dfpn use_guifx 1\nparam_dfpn\nparam_dfpn max_time -1\nparam_dfpn speed 9\nparam_dfpn tt_mb 0\n",
+    );
     for name in ["max_time", "tt_mb", "threads", "use_guifx"] {
         assert!(a[0].contains(&format!(" {name} ")), "{name}: {}", a[0]);
     }
     assert_eq!(&a[1..3], ["=", "="]);
-    assert!(a[3].contains("[string] max_time 2.5") && a[3].contains("[bool] use_guifx 1"), "{}", a[3]);
+    assert!(
+        a[3].contains("[string] max_time 2.5") && a[3].contains("[bool] use_guifx 1"),
+        "{}",
+        a[3]
+    );
     assert!(a[4].starts_with("? invalid max_time"));
     assert!(a[5].starts_with("? unknown parameter"));
     assert!(a[6].starts_with("? invalid tt_mb"));
@@ -38,14 +50,24 @@ fn param_dfpn_lists_sets_and_refuses() {
 #[test]
 fn hexgui_run_analysis_sequence_with_live_graphics() {
     // HexGui's "Run analysis": param_dfpn use_guifx 1, then dfpn-solve-state.
-    let out = run_raw(&[], b"boardsize 5\nplay b c3\nplay w b4\nparam_dfpn use_guifx 1\ndfpn-solve-state black\n");
+    let out = run_raw(
+        &[],
+        b"boardsize 5\nplay b c3\nplay w b4\nparam_dfpn use_guifx 1\ndfpn-solve-state black\n",
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let blocks: Vec<&str> = text.split_terminator("\n\n").collect();
     let answer = blocks.last().unwrap();
     assert!(*answer == "= black" || *answer == "= white", "{text}");
-    let gfx: Vec<&&str> = blocks.iter().filter(|b| b.starts_with("gogui-gfx:\ndfpn\nVAR")).collect();
+    let gfx: Vec<&&str> = blocks
+        .iter()
+        .filter(|b| b.starts_with("gogui-gfx:\ndfpn\nVAR"))
+        .collect();
     assert!(!gfx.is_empty(), "at least the final progress block: {text}");
-    assert!(gfx.iter().all(|b| b.contains("\nLABEL") && b.contains("\nTEXT ")), "{text}");
+    assert!(
+        gfx.iter()
+            .all(|b| b.contains("\nLABEL") && b.contains("\nTEXT ")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -66,25 +88,49 @@ fn genmove_plays_a_proven_win_when_the_solver_finds_one() {
     for _ in 0..2 {
         let a = session_with(&["--max-time", "2"], "boardsize 4\ngenmove b\n");
         let mv = a[1].trim_start_matches("= ");
-        assert!(["d1", "c2", "b3", "a4"].contains(&mv), "4x4's winning openings, not {mv}");
+        assert!(
+            ["d1", "c2", "b3", "a4"].contains(&mv),
+            "4x4's winning openings, not {mv}"
+        );
     }
-    let a = session_with(&["--max-time", "2"], "boardsize 5\nplay b c3\nplay w b4\nparam_dfpn genmove_empty 0\nparam_dfpn\n");
+    let a = session_with(
+        &["--max-time", "2"],
+        "boardsize 5\nplay b c3\nplay w b4\nparam_dfpn genmove_empty 0\nparam_dfpn\n",
+    );
     assert!(a[4].contains("genmove_empty 0"), "{}", a[4]);
 }
 
 #[test]
 fn genmove_swaps_winning_openings_and_opens_where_it_will_not_be_swapped() {
-    let a = session("param_game allow_swap 1\nboardsize 11\nplay b f6\ngenmove w\nshowboard\nclear_board\nplay b a1\ngenmove w\n");
-    assert_eq!(a[3], "= swap-pieces", "the centre wins for the first player");
-    assert!(a[4].contains("Last move: white swap-pieces") && a[4].contains("Black to play"), "{}", a[4]);
-    assert_ne!(a[7], "= swap-pieces", "a1 loses for the first player: no swap");
+    let a = session(
+        "param_game allow_swap 1\nboardsize 11\nplay b f6\ngenmove w\nshowboard\nclear_board\nplay b a1\ngenmove w\n",
+    );
+    assert_eq!(
+        a[3], "= swap-pieces",
+        "the centre wins for the first player"
+    );
+    assert!(
+        a[4].contains("Last move: white swap-pieces") && a[4].contains("Black to play"),
+        "{}",
+        a[4]
+    );
+    assert_ne!(
+        a[7], "= swap-pieces",
+        "a1 loses for the first player: no swap"
+    );
     // Without the swap rule there is nothing to swap.
     let a = session("boardsize 11\nplay b f6\ngenmove w\n");
     assert_ne!(a[2], "= swap-pieces");
     // Black's opening on a solved size is one White's table does not swap.
     for size in [5, 6, 7, 11] {
-        let a = session(&format!("param_game allow_swap 1\nboardsize {size}\ngenmove b\ngenmove w\n"));
+        let a = session(&format!(
+            "param_game allow_swap 1\nboardsize {size}\ngenmove b\ngenmove w\n"
+        ));
         assert!(a[2].starts_with("= ") && a[2].len() > 3, "{size}: {}", a[2]);
-        assert_ne!(a[3], "= swap-pieces", "{size}x{size}: black opened {}", a[2]);
+        assert_ne!(
+            a[3], "= swap-pieces",
+            "{size}x{size}: black opened {}",
+            a[2]
+        );
     }
 }

@@ -63,7 +63,10 @@ impl Position {
         let mut pos = Position::new(Arc::new(Geometry::new(width, height).expect("valid size")));
         for (color, names) in [(Color::Black, black), (Color::White, white)] {
             for name in names {
-                let cell = pos.geometry().parse_cell(name).expect("a cell of this board");
+                let cell = pos
+                    .geometry()
+                    .parse_cell(name)
+                    .expect("a cell of this board");
                 pos.play(color, cell);
             }
         }

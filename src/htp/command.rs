@@ -96,7 +96,12 @@ pub enum Command {
     /// `vc-build COLOR`: inferior cells in HexGui's `CELL CODE` form.
     VcBuild(Color),
     /// `vc-between-cells-full|semi COLOR A B`: connections, HexGui's form.
-    VcBetween { color: Color, from: String, to: String, full: bool },
+    VcBetween {
+        color: Color,
+        from: String,
+        to: String,
+        full: bool,
+    },
     /// `vc-get-mustplay COLOR`: the cells that can avoid an immediate loss.
     VcMustplay(Color),
     /// GoGui's declaration that `# interrupt` lines are understood.
@@ -144,8 +149,14 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES",
     ),
     ("undo", "undo"),
-    ("vc-between-cells-full", "vc-between-cells-full COLOR FROM TO"),
-    ("vc-between-cells-semi", "vc-between-cells-semi COLOR FROM TO"),
+    (
+        "vc-between-cells-full",
+        "vc-between-cells-full COLOR FROM TO",
+    ),
+    (
+        "vc-between-cells-semi",
+        "vc-between-cells-semi COLOR FROM TO",
+    ),
     ("vc-build", "vc-build COLOR"),
     ("vc-get-mustplay", "vc-get-mustplay COLOR"),
     ("version", "version"),

@@ -68,7 +68,9 @@ pub fn execute(
             Ok(String::new())
         }
         Command::Play(color, mv) => done(engine.play(*color, *mv)),
-        Command::GenMove { color, play } => engine.genmove(*color, *play, observers.search).map(|r| r.text),
+        Command::GenMove { color, play } => engine
+            .genmove(*color, *play, observers.search)
+            .map(|r| r.text),
         Command::Undo => done(engine.undo()),
         Command::ShowBoard => Ok(crate::diagram::showboard(engine.game())),
         Command::FinalScore => engine.final_score(),
@@ -111,7 +113,12 @@ pub fn execute(
         Command::ParamDfpn(setting) => engine.param_solver(setting),
         Command::VcBuild(color) => engine.inferior_cells(*color),
         Command::VcMustplay(color) => engine.mustplay(*color),
-        Command::VcBetween { color, from, to, full } => engine.connections(*color, from, to, *full),
+        Command::VcBetween {
+            color,
+            from,
+            to,
+            full,
+        } => engine.connections(*color, from, to, *full),
     };
     (answer, Flow::Continue)
 }

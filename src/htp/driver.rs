@@ -190,7 +190,11 @@ where
                     }
                 };
                 let mut solver = |p: &Progress| {
-                    log::info!("solver: {} nodes, {:.1} s", p.nodes, p.elapsed.as_secs_f64());
+                    log::info!(
+                        "solver: {} nodes, {:.1} s",
+                        p.nodes,
+                        p.elapsed.as_secs_f64()
+                    );
                     if solver_gfx {
                         send_gfx(&gfx::solver_block(&geometry, p));
                     }

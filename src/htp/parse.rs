@@ -267,12 +267,14 @@ fn command(name: &str, args: &[&str]) -> Result<Command, String> {
         ("dfpn-clear-tt", []) => Command::SolverClearTable,
         ("vc-build", [c]) => Command::VcBuild(arg_color(c)?),
         ("vc-get-mustplay", [c]) => Command::VcMustplay(arg_color(c)?),
-        ("vc-between-cells-full", [c, a, b]) | ("vc-between-cells-semi", [c, a, b]) => Command::VcBetween {
-            color: arg_color(c)?,
-            from: a.to_ascii_lowercase(),
-            to: b.to_ascii_lowercase(),
-            full: name == "vc-between-cells-full",
-        },
+        ("vc-between-cells-full", [c, a, b]) | ("vc-between-cells-semi", [c, a, b]) => {
+            Command::VcBetween {
+                color: arg_color(c)?,
+                from: a.to_ascii_lowercase(),
+                to: b.to_ascii_lowercase(),
+                full: name == "vc-between-cells-full",
+            }
+        }
         ("param_dfpn", a) => Command::ParamDfpn(param(a).ok_or_else(wrong)?),
         ("gogui-interrupt", []) => Command::GoguiInterrupt,
         (n, _) if is_known(n) => return Err(wrong()),

@@ -987,16 +987,7 @@ mod tests {
     use std::sync::Arc;
 
     fn pos_from(size: usize, black: &[&str], white: &[&str]) -> Position {
-        let mut p = Position::new(Arc::new(Geometry::new(size, size).unwrap()));
-        for s in black {
-            let c = p.geometry().parse_cell(s).unwrap();
-            p.play(Color::Black, c);
-        }
-        for s in white {
-            let c = p.geometry().parse_cell(s).unwrap();
-            p.play(Color::White, c);
-        }
-        p
+        Position::from_names(size, size, black, white)
     }
 
     fn cell(p: &Position, s: &str) -> Cell {

@@ -59,22 +59,34 @@ pub fn run(args: Args) -> ExitCode {
         );
     }
     let one = bench(args.depth, 1, args.eval);
-    print_search(&format!("search, 1 thread, depth {}, eval {}:", args.depth, args.eval), &one);
+    print_search(
+        &format!(
+            "search, 1 thread, depth {}, eval {}:",
+            args.depth, args.eval
+        ),
+        &one,
+    );
     let threads = if args.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         args.threads
     };
     let all = bench(args.depth, threads, args.eval);
-    print_search(&format!("search, {threads} threads, depth {}:", args.depth), &all);
+    print_search(
+        &format!("search, {threads} threads, depth {}:", args.depth),
+        &all,
+    );
     println!(
         "time to depth {}: {:.2}x faster with {threads} threads",
         args.depth,
         one.elapsed.as_secs_f64() / all.elapsed.as_secs_f64().max(1e-9)
     );
     println!("signature (1 thread): {}", one.nodes);
-    if args.depth == BENCH_DEPTH && args.eval == EvalKind::default() && one.nodes != BENCH_SIGNATURE {
-        println!("  (the recorded signature is {BENCH_SIGNATURE}: the search's behaviour has changed)");
+    if args.depth == BENCH_DEPTH && args.eval == EvalKind::default() && one.nodes != BENCH_SIGNATURE
+    {
+        println!(
+            "  (the recorded signature is {BENCH_SIGNATURE}: the search's behaviour has changed)"
+        );
     }
     ExitCode::SUCCESS
 }
