@@ -3,9 +3,10 @@
 //! checker below, no dependency), and its hexagons, stones, move numbers,
 //! last-move mark, winning chain and coordinates are counted.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use ferrohex::board::Color;
 use ferrohex::sgf::SgfAction;
@@ -23,17 +24,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrohex"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ferrohex");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).unwrap();
-    drop(stdin);
-    child.wait_with_output().unwrap()
+    common::run_with(args, input.as_bytes())
 }
 
 /// Renders to standard output; panics unless it succeeds.

@@ -4,9 +4,10 @@
 //! and right), rectangular boards, one diagram in the seed's reversed
 //! letters, and ferrohex's own showboard pictures.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn diagram(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -15,17 +16,7 @@ fn diagram(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrohex"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ferrohex");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).unwrap();
-    drop(stdin);
-    child.wait_with_output().unwrap()
+    common::run_with(args, input.as_bytes())
 }
 
 /// The printed answer and the exit code.

@@ -17,17 +17,10 @@ pub fn data(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-/// Runs the engine on `input` (fast settings) and returns its whole output.
-pub fn run_raw(args: &[&str], input: &[u8]) -> Output {
-    let mut defaults = vec![];
-    if !args.contains(&"--max-time") {
-        defaults.extend(["--max-time", "0.3"]);
-    }
-    if !args.contains(&"--threads") {
-        defaults.extend(["--threads", "1"]);
-    }
+/// Runs the binary with exactly `args`, `input` on its stdin, and returns
+/// its whole output.
+pub fn run_with(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(binary())
-        .args(defaults)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -36,12 +29,28 @@ pub fn run_raw(args: &[&str], input: &[u8]) -> Output {
         .expect("start ferrohex");
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_vec();
+    // Written from a thread so a large input cannot deadlock against a
+    // full stdout pipe.
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
     let out = child.wait_with_output().expect("wait for ferrohex");
     writer.join().unwrap();
     out
+}
+
+/// Runs the engine on `input` (fast settings unless `args` set them) and
+/// returns its whole output.
+pub fn run_raw(args: &[&str], input: &[u8]) -> Output {
+    let mut all = vec![];
+    if !args.contains(&"--max-time") {
+        all.extend(["--max-time", "0.3"]);
+    }
+    if !args.contains(&"--threads") {
+        all.extend(["--threads", "1"]);
+    }
+    all.extend_from_slice(args);
+    run_with(&all, input)
 }
 
 /// Splits a stdout into answers: each is the text before its blank line.
