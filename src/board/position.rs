@@ -57,6 +57,28 @@ impl Position {
         &self.geometry
     }
 
+    /// A `width` x `height` board where each cell holds, at random, a
+    /// Black stone with probability `fill`/200, a White one with the same
+    /// probability, or nothing (for tests; `rnd` is the caller's generator).
+    #[cfg(test)]
+    pub(crate) fn random_fill(
+        width: usize,
+        height: usize,
+        fill: u64,
+        rnd: &mut impl FnMut() -> u64,
+    ) -> Position {
+        let mut pos = Position::new(Arc::new(Geometry::new(width, height).expect("valid size")));
+        for c in pos.geometry().cells() {
+            let r = rnd() % 100;
+            if r < fill / 2 {
+                pos.play(Color::Black, c);
+            } else if r < fill {
+                pos.play(Color::White, c);
+            }
+        }
+        pos
+    }
+
     /// A `width` x `height` board with Black's and White's stones on the
     /// named cells (for tests and examples). Panics on a bad name.
     pub fn from_names(width: usize, height: usize, black: &[&str], white: &[&str]) -> Position {

@@ -535,16 +535,8 @@ mod tests {
         for _ in 0..300 {
             let w = 1 + (rnd() % 26) as usize;
             let h = 1 + (rnd() % 26) as usize;
-            let mut p = Position::new(Arc::new(Geometry::new(w, h).unwrap()));
             let fill = rnd() % 70;
-            for c in p.geometry().cells().collect::<Vec<_>>() {
-                let r = rnd() % 100;
-                if r < fill / 2 {
-                    p.play(Color::Black, c);
-                } else if r < fill {
-                    p.play(Color::White, c);
-                }
-            }
+            let p = Position::random_fill(w, h, fill, &mut rnd);
             for color in Color::BOTH {
                 let (e1, e2) = color.edges();
                 for e in [e1, e2] {

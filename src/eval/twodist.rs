@@ -434,8 +434,6 @@ impl Evaluator for TwoDistanceEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Geometry;
-    use std::sync::Arc;
 
     fn pos_from(size: usize, black: &[&str], white: &[&str]) -> Position {
         Position::from_names(size, size, black, white)
@@ -492,16 +490,8 @@ mod tests {
         for _ in 0..400 {
             let w = 1 + (rnd() % 26) as usize;
             let h = 1 + (rnd() % 26) as usize;
-            let mut p = Position::new(Arc::new(Geometry::new(w, h).unwrap()));
             let fill = rnd() % 80;
-            for c in p.geometry().cells().collect::<Vec<_>>() {
-                let r = rnd() % 100;
-                if r < fill / 2 {
-                    p.play(Color::Black, c);
-                } else if r < fill {
-                    p.play(Color::White, c);
-                }
-            }
+            let p = Position::random_fill(w, h, fill, &mut rnd);
             for color in Color::BOTH {
                 e.side(&p, color);
                 let (e1, e2) = color.edges();
