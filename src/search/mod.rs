@@ -375,26 +375,14 @@ impl Searcher {
         let mut pos = pos.clone();
         let (cell, score) = simple_move(&mut pos, to_move, &mut self.dist)
             .expect("the caller checked for an empty cell");
-        let out = SearchOutcome {
-            decision: if params.resign && score_is_loss(score) {
-                Decision::Resign
-            } else {
-                Decision::Move(cell)
-            },
+        one_move_outcome(
+            params,
+            cell,
             score,
-            depth: 1,
-            nodes: pos.empty_cells().len() as u64,
-            pv: vec![cell],
-            elapsed: start.elapsed(),
-        };
-        report(&SearchReport {
-            depth: out.depth,
-            score: out.score,
-            nodes: out.nodes,
-            elapsed: out.elapsed,
-            pv: out.pv.clone(),
-        });
-        out
+            pos.empty_cells().len() as u64,
+            start,
+            report,
+        )
     }
 
     /// Easy: tactics, then one ply of the 0-1 evaluation with noise of up
@@ -437,26 +425,7 @@ impl Searcher {
             let c = best.1.expect("there is an empty cell");
             (c, best.0)
         });
-        let out = SearchOutcome {
-            decision: if params.resign && score_is_loss(score) {
-                Decision::Resign
-            } else {
-                Decision::Move(cell)
-            },
-            score,
-            depth: 1,
-            nodes,
-            pv: vec![cell],
-            elapsed: start.elapsed(),
-        };
-        report(&SearchReport {
-            depth: 1,
-            score,
-            nodes,
-            elapsed: out.elapsed,
-            pv: out.pv.clone(),
-        });
-        out
+        one_move_outcome(params, cell, score, nodes, start, report)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -980,6 +949,38 @@ fn diff(pos: &Position, me: Color, dist: &mut Dist01) -> i32 {
     let mine = dist.distance(pos, me).map_or(far, |d| d as i32);
     let theirs = dist.distance(pos, me.opponent()).map_or(far, |d| d as i32);
     theirs - mine
+}
+
+/// The outcome of a one-ply choice (the baseline and easy players), also
+/// sent as the search's only report.
+fn one_move_outcome(
+    params: &SearchParams,
+    cell: Cell,
+    score: i32,
+    nodes: u64,
+    start: Instant,
+    report: &mut dyn FnMut(&SearchReport),
+) -> SearchOutcome {
+    let out = SearchOutcome {
+        decision: if params.resign && score_is_loss(score) {
+            Decision::Resign
+        } else {
+            Decision::Move(cell)
+        },
+        score,
+        depth: 1,
+        nodes,
+        pv: vec![cell],
+        elapsed: start.elapsed(),
+    };
+    report(&SearchReport {
+        depth: 1,
+        score,
+        nodes,
+        elapsed: out.elapsed,
+        pv: out.pv.clone(),
+    });
+    out
 }
 
 #[cfg(test)]
