@@ -304,6 +304,15 @@ impl Solver {
         }
     }
 
+    /// Runs one public call with fresh statistics, timed from its start.
+    fn counted<T>(&mut self, call: impl FnOnce(&mut Self, Instant) -> T) -> T {
+        let start = Instant::now();
+        self.stats = SolverStats::default();
+        let out = call(self, start);
+        self.finish_stats(start);
+        out
+    }
+
     /// Who wins `pos` with `to_move` to play.
     pub fn solve(
         &mut self,
@@ -312,11 +321,7 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveOutcome {
-        let start = Instant::now();
-        self.stats = SolverStats::default();
-        let out = self.solve_inner(pos, to_move, stop, progress, start, true);
-        self.finish_stats(start);
-        out
+        self.counted(|s, start| s.solve_inner(pos, to_move, stop, progress, start, true))
     }
 
     fn finish_stats(&mut self, start: Instant) {
@@ -407,11 +412,7 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Option<Vec<Cell>> {
-        let start = Instant::now();
-        self.stats = SolverStats::default();
-        let out = self.winning_moves_inner(pos, to_move, stop, progress, start);
-        self.finish_stats(start);
-        out
+        self.counted(|s, start| s.winning_moves_inner(pos, to_move, stop, progress, start))
     }
 
     fn winning_moves_inner(
@@ -454,10 +455,8 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> BestMove {
-        let start = Instant::now();
-        self.stats = SolverStats::default();
-        let outcome = self.solve_inner(pos, to_move, stop, progress, start, true);
-        self.finish_stats(start);
+        let outcome =
+            self.counted(|s, start| s.solve_inner(pos, to_move, stop, progress, start, true));
         let mv = match outcome {
             SolveOutcome::Unknown => None,
             _ if pos.winner().is_some() => None,
