@@ -129,8 +129,8 @@ impl Search<'_> {
         self.nodes += 1;
         self.check_abort();
         let start_nodes = self.nodes;
-        let filled = self.oracle.fill();
-        let result = self.mid_filled(key, to_move, th_phi, th_delta, start_nodes);
+        let (filled, fill_proof) = self.oracle.fill(to_move);
+        let result = self.mid_filled(key, to_move, th_phi, th_delta, start_nodes, fill_proof);
         for _ in 0..filled {
             self.oracle.undo();
         }
@@ -144,11 +144,12 @@ impl Search<'_> {
         th_phi: u32,
         th_delta: u32,
         start_nodes: u64,
+        fill_proof: Proof,
     ) -> (u32, u32) {
         let (moves, must_proof) = match self.oracle.expand(to_move) {
             Expansion::Decided(w, proof) => {
                 let (phi, delta) = if w == to_move { (0, INF) } else { (INF, 0) };
-                self.store(key, phi, delta, NO_MOVE, 1, proof);
+                self.store(key, phi, delta, NO_MOVE, 1, proof | fill_proof);
                 return (phi, delta);
             }
             Expansion::Moves(m, proof) => (m, proof),
@@ -215,6 +216,11 @@ impl Search<'_> {
                         p |= self.child_proof(hash, to_move, c.cell);
                     }
                     p
+                } else {
+                    0
+                };
+                let proof = if phi == 0 || delta == 0 {
+                    proof | fill_proof
                 } else {
                     0
                 };

@@ -21,6 +21,7 @@
 
 pub mod bench;
 pub mod dfpn;
+pub mod ice;
 pub mod oracle;
 pub mod swap;
 pub mod tt;
@@ -534,7 +535,7 @@ impl Solver {
 /// The root after fill-in: its hash and the moves the search considers
 /// (none when it is decided).
 fn root_moves(oracle: &mut dyn Oracle, to_move: Color) -> (u64, Vec<Cell>) {
-    let filled = oracle.fill();
+    let (filled, _) = oracle.fill(to_move);
     let hash = oracle.position().hash();
     let moves = match oracle.expand(to_move) {
         Expansion::Moves(m, _) => m,

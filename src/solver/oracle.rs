@@ -21,6 +21,7 @@ use crate::board::{Cell, CellSet, Color, Position};
 use crate::eval::{CellValues, EvalKind, Evaluator};
 use crate::knowledge::{Knowledge, fill_in};
 
+use super::ice;
 use super::vc::{Bits, Hsearch, cells, stones};
 
 /// A set of cells as a 128-bit bitboard ([`super::vc`]); [`ALL`] stands
@@ -46,9 +47,12 @@ pub trait Oracle {
     fn position(&self) -> &Position;
     fn play(&mut self, color: Color, cell: Cell);
     fn undo(&mut self);
-    /// Plays fill-in stones that cannot change the result; returns how many
-    /// were played (the caller undoes exactly that many).
-    fn fill(&mut self) -> usize;
+    /// Plays fill-in stones that cannot change the result, `to_move`
+    /// being the side to play; returns how many were played (the caller
+    /// undoes exactly that many) and the cells any proof of the filled
+    /// position must include (an opponent stone there would undo the
+    /// fill-in's reasoning).
+    fn fill(&mut self, to_move: Color) -> (usize, Proof);
     fn expand(&mut self, to_move: Color) -> Expansion;
     /// Like `expand`, but the moves need not be ordered (a cheap first
     /// look at a child).
@@ -169,8 +173,8 @@ impl Oracle for Plain {
         self.pos.unplay();
     }
 
-    fn fill(&mut self) -> usize {
-        0
+    fn fill(&mut self, _: Color) -> (usize, Proof) {
+        (0, 0)
     }
 
     fn expand(&mut self, to_move: Color) -> Expansion {
@@ -240,9 +244,9 @@ impl Oracle for Informed {
         self.k.undo();
     }
 
-    fn fill(&mut self) -> usize {
+    fn fill(&mut self, _: Color) -> (usize, Proof) {
         if !self.ice || self.k.position().winner().is_some() {
-            return 0;
+            return (0, 0);
         }
         let (_, fills) = fill_in(self.k.position());
         let mut n = 0;
@@ -252,7 +256,8 @@ impl Oracle for Informed {
                 n += 1;
             }
         }
-        n
+        // Which filled cells a proof needs is not tracked here.
+        (n, if n > 0 { ALL } else { 0 })
     }
 
     fn expand(&mut self, to_move: Color) -> Expansion {
@@ -341,8 +346,20 @@ impl Oracle for Fast {
         self.pos.unplay();
     }
 
-    fn fill(&mut self) -> usize {
-        0
+    fn fill(&mut self, to_move: Color) -> (usize, Proof) {
+        if self.pos.winner().is_some() {
+            return (0, 0);
+        }
+        let mut st = stones(&self.pos);
+        let filled = ice::fill_in(&self.bits, &mut st, to_move.opponent());
+        let mut n = 0;
+        for color in Color::BOTH {
+            for c in cells(filled.stones[color.index()]) {
+                self.pos.play(color, c);
+                n += 1;
+            }
+        }
+        (n, filled.captured)
     }
 
     fn expand(&mut self, to_move: Color) -> Expansion {

@@ -1,0 +1,220 @@
+//! Inferior cell analysis on the solver's bitboards: dead cells and
+//! captured pairs, filled in to a fixpoint.
+//!
+//! Facts used (Björnsson, Hayward, Johanson, van Rijswijck, "Dead cell
+//! analysis in Hex and the Shannon game"; Henderson's thesis on inferior
+//! cell analysis):
+//!
+//! - A cell is *dead* when it lies on no minimal winning chain. In Hex a
+//!   cell is dead for one player exactly when it is dead for the other (a
+//!   winning set's complement is the other side's losing set), so showing
+//!   it useless to either side is enough; a dead cell may then be filled
+//!   with either colour, and it stays dead whatever is played later.
+//! - A cell is useless to a side when it cannot lie on that side's edge-to-
+//!   edge chain at all (not reachable from both of its edges through empty
+//!   cells and its stones), or when every two of its neighbours that the
+//!   side could use (empty cells, its groups, its edges) already touch each
+//!   other: a chain through the cell could step from one to the other
+//!   directly. That local test stays true whatever is played around it.
+//! - Two empty neighbours `a`, `b` are *captured* by a side X when X's
+//!   reply in the pair to the other side's move in it leaves the other
+//!   side's stone dead (by the local test), both ways round. X can then be
+//!   given both cells: answering inside the pair, X never does worse.
+//!
+//! Proof sets: a dead cell may be refilled with any colour, so it need not
+//! be in a proof; captured cells must (an opponent stone there breaks the
+//! pattern), and [`Filled::captured`] lists them.
+
+use crate::board::Color;
+
+use super::vc::{Bits, bit};
+
+/// What [`fill_in`] added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filled {
+    /// New stones by colour (Black, White).
+    pub stones: [u128; 2],
+    /// The captured cells among them (they belong to any proof).
+    pub captured: u128,
+}
+
+/// A usable neighbour: (cells, touches edge 1, touches edge 2, is an
+/// empty cell).
+type Node = (u128, bool, bool, bool);
+
+/// The stones and edges of one side, for the local tests.
+struct Side {
+    own: u128,
+    opp: u128,
+    edge1: u128,
+    edge2: u128,
+}
+
+impl Side {
+    fn new(bits: &Bits, st: [u128; 2], color: Color) -> Side {
+        let (e1, e2) = color.edges();
+        Side {
+            own: st[color.index()],
+            opp: st[color.opponent().index()],
+            edge1: bits.edge(e1),
+            edge2: bits.edge(e2),
+        }
+    }
+
+    /// A node next to a cell that this side could use on a chain: its cells
+    /// (empty cell or own group), which of its edges it touches, and
+    /// whether it is an empty cell.
+    fn node(&self, cells: u128, is_cell: bool) -> Node {
+        (cells, cells & self.edge1 != 0, cells & self.edge2 != 0, is_cell)
+    }
+
+    /// Whether every two of the side's usable neighbours of the empty cell
+    /// `c` touch each other (or are the same group or edge).
+    fn useless(&self, bits: &Bits, c: usize) -> bool {
+        let nb = bits.nbr(c) & !self.opp;
+        let mut nodes: [Node; 8] = [(0, false, false, false); 8];
+        let mut n = 0;
+        // Empty neighbours.
+        let mut e = nb & !self.own;
+        while e != 0 {
+            let i = e.trailing_zeros() as usize;
+            e &= e - 1;
+            nodes[n] = self.node(bit(i), true);
+            n += 1;
+        }
+        // Own groups next to the cell, each once.
+        let mut s = nb & self.own;
+        while s != 0 {
+            let g = bits.flood(s & s.wrapping_neg(), self.own);
+            s &= !g;
+            nodes[n] = self.node(g, false);
+            n += 1;
+        }
+        // The side's edges the cell touches, as groups without stones.
+        if bit(c) & self.edge1 != 0 {
+            nodes[n] = (0, true, false, false);
+            n += 1;
+        }
+        if bit(c) & self.edge2 != 0 {
+            nodes[n] = (0, false, true, false);
+            n += 1;
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                if !self.touch(bits, nodes[i], nodes[j]) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn touch(&self, bits: &Bits, a: Node, b: Node) -> bool {
+        let (ac, a1, a2, a_cell) = a;
+        let (bc, b1, b2, b_cell) = b;
+        // Sharing an edge: an empty cell on the edge touches it, and a
+        // group on the edge is joined to it.
+        if (a1 && b1) || (a2 && b2) {
+            return true;
+        }
+        match (a_cell, b_cell) {
+            (false, false) => ac != 0 && ac == bc,
+            (true, _) => bits.spread(ac) & bc != 0,
+            (false, true) => bits.spread(bc) & ac != 0,
+        }
+    }
+}
+
+/// Cells of `color`'s possible chains: reachable from both of its edges
+/// through empty cells and its own stones.
+pub fn live(bits: &Bits, st: [u128; 2], color: Color) -> u128 {
+    let open = bits.all & !st[color.opponent().index()];
+    let (e1, e2) = color.edges();
+    bits.flood(bits.edge(e1) & open, open) & bits.flood(bits.edge(e2) & open, open)
+}
+
+/// Whether `color` has joined its edges.
+fn joined(bits: &Bits, st: [u128; 2], color: Color) -> bool {
+    let own = st[color.index()];
+    let (e1, e2) = color.edges();
+    bits.flood(bits.edge(e1) & own, own) & bits.edge(e2) != 0
+}
+
+/// Whether the empty cell `c` is dead by the local test for either side.
+fn locally_dead(bits: &Bits, st: [u128; 2], c: usize) -> bool {
+    Color::BOTH
+        .iter()
+        .any(|&x| Side::new(bits, st, x).useless(bits, c))
+}
+
+/// Whether `color` captures the empty neighbours `a` and `b`.
+fn captures(bits: &Bits, st: [u128; 2], color: Color, a: usize, b: usize) -> bool {
+    let x = color.index();
+    [(a, b), (b, a)].iter().all(|&(theirs, reply)| {
+        // The opponent's stone at `theirs` must be dead once X has replied;
+        // the local test looks only at the cell's neighbours.
+        let mut s = st;
+        s[x] |= bit(reply);
+        locally_dead(bits, s, theirs)
+    })
+}
+
+/// Fills dead cells (with `dead_color`) and captured pairs (with their
+/// owner) into `st` until none is left or a side has joined its edges.
+pub fn fill_in(bits: &Bits, st: &mut [u128; 2], dead_color: Color) -> Filled {
+    let mut out = Filled::default();
+    loop {
+        if joined(bits, *st, Color::Black) || joined(bits, *st, Color::White) {
+            return out;
+        }
+        let empty = bits.all & !st[0] & !st[1];
+        if empty == 0 {
+            return out;
+        }
+        let both = live(bits, *st, Color::Black) & live(bits, *st, Color::White);
+        let mut dead = empty & !both;
+        let mut e = empty & both;
+        while e != 0 {
+            let c = e.trailing_zeros() as usize;
+            e &= e - 1;
+            if locally_dead(bits, *st, c) {
+                dead |= bit(c);
+            }
+        }
+        if dead != 0 {
+            st[dead_color.index()] |= dead;
+            out.stones[dead_color.index()] |= dead;
+            continue;
+        }
+        let mut found = false;
+        let mut e = empty;
+        while e != 0 {
+            let a = e.trailing_zeros() as usize;
+            e &= e - 1;
+            if bit(a) & (st[0] | st[1]) != 0 {
+                continue;
+            }
+            let mut partners = bits.nbr(a) & e & !st[0] & !st[1];
+            while partners != 0 {
+                let b = partners.trailing_zeros() as usize;
+                partners &= partners - 1;
+                for color in Color::BOTH {
+                    if captures(bits, *st, color, a, b) {
+                        let pair = bit(a) | bit(b);
+                        st[color.index()] |= pair;
+                        out.stones[color.index()] |= pair;
+                        out.captured |= pair;
+                        found = true;
+                        break;
+                    }
+                }
+                if bit(a) & (st[0] | st[1]) != 0 {
+                    break;
+                }
+            }
+        }
+        if !found {
+            return out;
+        }
+    }
+}
