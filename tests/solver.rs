@@ -219,6 +219,37 @@ fn fast_solver_agrees_with_brute_force() {
     check_against_brute(&params, 0x5eed_f00d, 200);
 }
 
+/// Bigger positions than [`check_against_brute`]'s, where fill-in,
+/// domination and proof-set pruning all come into play: 5x5 with 9-13
+/// empty cells, against a memoised brute force.
+#[test]
+fn fast_solver_agrees_with_brute_force_on_5x5() {
+    let params = SolverParams {
+        tt_mb: 4,
+        ..SolverParams::default()
+    };
+    let mut solver = Solver::new(&params);
+    let stop = AtomicBool::new(false);
+    let mut rng = Rng(0xfeed_5eed);
+    let mut memo = std::collections::HashMap::new();
+    for i in 0..150 {
+        let empties = 9 + rng.below(5);
+        let (mut pos, to_move) = random_position(&mut rng, 5, 25 - empties);
+        for tm in [to_move, to_move.opponent()] {
+            let want = brute_memo(&mut pos, tm, &mut memo);
+            let got = solver.solve(&pos, tm, &stop, &mut |_| {});
+            assert_eq!(
+                got,
+                SolveOutcome::Win(want),
+                "case {i}: {:?} to move {tm}",
+                pos.placed()
+                    .map(|(c, x)| format!("{}{}", c.letter(), pos.geometry().name(x)))
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
+}
+
 #[test]
 fn knowledge_solver_agrees_with_brute_force() {
     let params = SolverParams {

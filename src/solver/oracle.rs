@@ -434,6 +434,12 @@ impl Fast {
         } else {
             must & must.wrapping_neg()
         };
+        // Moves another move makes pointless; if that leaves nothing, the
+        // dominating moves lie outside the mustplay and lose.
+        let chosen = chosen & !ice::dominated(&self.bits, st, to_move, chosen);
+        if chosen == 0 {
+            return Expansion::Decided(opp, theirs.semi_union);
+        }
         let mut moves: Vec<Cell> = cells(chosen).collect();
         if ordered {
             order(
