@@ -120,27 +120,28 @@ pub struct EdgeInfo {
     pub semis: usize,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Lists {
-    nf: u8,
-    ns: u8,
-}
-
 /// Reusable H-search buffers.
+///
+/// Pair lists live in fixed `W * W` tables indexed by [`ix`] (masked
+/// indices need no bounds checks). Full lists are stored twice, at
+/// `ix(a, b)` and `ix(b, a)`, so that the AND step walks one row for its
+/// middle node; semi lists (only ever looked up by pair) are stored once,
+/// at `ix(min, max)`. Only the counts are cleared between runs.
 pub struct Hsearch {
-    m: usize,
-    counts: Vec<Lists>,
-    fulls: Vec<[u128; FMAX]>,
-    semis: Vec<[u128; SMAX]>,
-    keys: Vec<[u8; SMAX]>,
+    /// Per ordered pair: how many fulls (mirrored).
+    nf: Box<[u8; W * W]>,
+    /// Per ordered pair: the fulls (mirrored).
+    fulls: Box<[[u128; FMAX]; W * W]>,
+    /// Per unordered pair: how many semis.
+    ns: Box<[u8; W * W]>,
+    semis: Box<[[u128; SMAX]; W * W]>,
+    keys: Box<[[u8; SMAX]; W * W]>,
     /// Per node: the nodes it has a full connection with.
-    adj: Vec<u128>,
+    adj: [u128; W],
     /// Per node: its cell's bit when it is an empty cell, else 0.
-    cell_bit: Vec<u128>,
-    /// Per node: whether it is an empty cell.
-    is_cell: Vec<bool>,
+    cell_bit: [u128; W],
     /// Per node: the cell index (empty cells only).
-    cell_of: Vec<u8>,
+    cell_of: [u8; W],
     queue: Vec<(u8, u8, u128)>,
     /// Stop when this is found: 0 never, 1 an edge full, 2 a full or semi.
     stop_at: u8,
@@ -164,18 +165,34 @@ impl Default for Hsearch {
 const E1: usize = 0;
 const E2: usize = 1;
 
+/// Nodes per table row: the most nodes a run handles.
+const W: usize = 128;
+
+/// The table index of the ordered node pair (a, b).
+#[inline(always)]
+fn ix(a: usize, b: usize) -> usize {
+    (a * W + b) & (W * W - 1)
+}
+
+/// A zeroed boxed table (allocated zeroed, not built on the stack).
+fn table<T: Clone + Default, const N: usize>() -> Box<[T; N]> {
+    match vec![T::default(); N].into_boxed_slice().try_into() {
+        Ok(t) => t,
+        Err(_) => unreachable!(),
+    }
+}
+
 impl Hsearch {
     pub fn new() -> Hsearch {
         Hsearch {
-            m: 0,
-            counts: Vec::new(),
-            fulls: Vec::new(),
-            semis: Vec::new(),
-            keys: Vec::new(),
-            adj: Vec::new(),
-            cell_bit: Vec::new(),
-            is_cell: Vec::new(),
-            cell_of: Vec::new(),
+            nf: table(),
+            fulls: table(),
+            ns: table(),
+            semis: table(),
+            keys: table(),
+            adj: [0; W],
+            cell_bit: [0; W],
+            cell_of: [0; W],
             queue: Vec::new(),
             stop_at: 0,
             stopped: false,
@@ -185,15 +202,6 @@ impl Hsearch {
             edge_semi: None,
             edge_full: None,
             cap_empty_stops: false,
-        }
-    }
-
-    #[inline]
-    fn pair(&self, a: usize, b: usize) -> usize {
-        if a < b {
-            a * self.m + b
-        } else {
-            b * self.m + a
         }
     }
 
@@ -220,7 +228,7 @@ impl Hsearch {
         let empty = bits.all & !own & !opp;
         // Number the nodes: edges, groups, empty cells.
         let mut node_of = [u8::MAX; MAX_BITS];
-        let mut node_cells: Vec<u128> = Vec::with_capacity(64);
+        let mut node_cells = [0u128; MAX_BITS + 2];
         let edge1 = bits.flood(bits.edge(e1) & own, own);
         let edge2 = bits.flood(bits.edge(e2) & own, own);
         let info_won = edge1 & edge2 != 0;
@@ -233,29 +241,24 @@ impl Hsearch {
                 semis: 0,
             };
         }
-        node_cells.push(edge1);
-        node_cells.push(edge2);
+        node_cells[0] = edge1;
+        node_cells[1] = edge2;
+        let mut m = 2;
         let mut rest = own & !edge1 & !edge2;
         while rest != 0 {
             let g = bits.flood(rest & rest.wrapping_neg(), own);
             rest &= !g;
-            node_cells.push(g);
+            node_cells[m] = g;
+            m += 1;
         }
-        let groups = node_cells.len();
-        let mut e = empty;
-        while e != 0 {
-            let i = e.trailing_zeros() as usize;
-            e &= e - 1;
-            node_cells.push(bit(i));
-        }
-        let m = node_cells.len();
-        if m > 128 {
+        let groups = m;
+        if groups + empty.count_ones() as usize > 128 {
             return EdgeInfo {
                 semi_cap: bits.all,
                 ..EdgeInfo::default()
             };
         }
-        for (k, &cells) in node_cells.iter().enumerate() {
+        for (k, &cells) in node_cells[..groups].iter().enumerate() {
             let mut c = cells;
             while c != 0 {
                 let i = c.trailing_zeros() as usize;
@@ -263,29 +266,23 @@ impl Hsearch {
                 node_of[i] = k as u8;
             }
         }
-        self.m = m;
-        self.counts.clear();
-        self.counts.resize(m * m, Lists::default());
-        if self.fulls.len() < m * m {
-            self.fulls.resize(m * m, [0; FMAX]);
-            self.semis.resize(m * m, [0; SMAX]);
-            self.keys.resize(m * m, [0; SMAX]);
+        self.cell_bit[..groups].fill(0);
+        self.cell_of[..groups].fill(0);
+        let mut e = empty;
+        while e != 0 {
+            let i = e.trailing_zeros() as usize;
+            e &= e - 1;
+            node_of[i] = m as u8;
+            node_cells[m] = bit(i);
+            self.cell_bit[m] = bit(i);
+            self.cell_of[m] = i as u8;
+            m += 1;
         }
-        self.adj.clear();
-        self.adj.resize(m, 0);
-        self.cell_bit.clear();
-        self.is_cell.clear();
-        self.cell_of.clear();
-        for (k, &cells) in node_cells.iter().enumerate() {
-            let is_cell = k >= groups;
-            self.is_cell.push(is_cell);
-            self.cell_bit.push(if is_cell { cells } else { 0 });
-            self.cell_of.push(if is_cell {
-                cells.trailing_zeros() as u8
-            } else {
-                0
-            });
+        for a in 0..m {
+            self.nf[a * W..a * W + m].fill(0);
+            self.ns[a * W..a * W + m].fill(0);
         }
+        self.adj[..m].fill(0);
         self.queue.clear();
         self.stop_at = if for_mover { 2 } else { 1 };
         self.stopped = false;
@@ -336,28 +333,34 @@ impl Hsearch {
     }
 
     /// AND rule for the full (a, b, c) with `b` in the middle.
+    #[inline]
     fn and_from(&mut self, a: usize, b: usize, c: u128) {
         if b < 2 {
             return;
         }
+        let (a, b) = (a & (W - 1), b & (W - 1));
+        let mid = self.cell_bit[b];
+        let key = self.cell_of[b];
+        // A second full may not meet this carrier nor contain `a`.
+        let block = c | self.cell_bit[a];
         let mut zs = self.adj[b] & !bit(a);
-        while zs != 0 && !self.stopped {
-            let z = zs.trailing_zeros() as usize;
+        while zs != 0 {
+            let z = zs.trailing_zeros() as usize & (W - 1);
             zs &= zs - 1;
             if self.cell_bit[z] & c != 0 {
                 continue;
             }
-            let p = self.pair(b, z);
-            let nf = self.counts[p].nf as usize;
-            let fl = self.fulls[p];
-            for &d in &fl[..nf] {
-                if d & c != 0 || d & self.cell_bit[a] != 0 {
+            // The list (b, z) cannot change below: only pairs (a, z) do.
+            let p = ix(b, z);
+            let nf = self.nf[p] as usize;
+            for k in 0..nf.min(FMAX) {
+                let d = self.fulls[p][k];
+                if d & block != 0 {
                     continue;
                 }
                 let u = c | d;
-                if self.is_cell[b] {
-                    let key = self.cell_of[b];
-                    self.add_semi(a, z, u | self.cell_bit[b], key);
+                if mid != 0 {
+                    self.add_semi(a, z, u | mid, key);
                 } else {
                     self.add_full(a, z, u);
                 }
@@ -368,14 +371,15 @@ impl Hsearch {
         }
     }
 
+    #[inline]
     fn add_full(&mut self, a: usize, b: usize, c: u128) {
         if a == b {
             return;
         }
-        let p = self.pair(a, b);
-        let nf = self.counts[p].nf as usize;
+        let p = ix(a, b);
+        let nf = self.nf[p] as usize;
         let fl = &mut self.fulls[p];
-        if fl[..nf].iter().any(|&f| f & !c == 0) {
+        if fl.iter().take(nf).any(|&f| f & !c == 0) {
             return;
         }
         // Drop the kept fulls that contain the new one.
@@ -389,15 +393,22 @@ impl Hsearch {
                 k += 1;
             }
         }
+        if n < FMAX {
+            fl[n] = c;
+        }
+        let list = *fl;
+        let q = ix(b, a);
+        self.fulls[q] = list;
         if n == FMAX {
-            self.counts[p].nf = n as u8;
+            self.nf[p] = n as u8;
+            self.nf[q] = n as u8;
             return;
         }
-        fl[n] = c;
-        self.counts[p].nf = (n + 1) as u8;
-        self.adj[a] |= bit(b);
-        self.adj[b] |= bit(a);
-        if (a, b) == (E1, E2) || (a, b) == (E2, E1) {
+        self.nf[p] = (n + 1) as u8;
+        self.nf[q] = (n + 1) as u8;
+        self.adj[a & (W - 1)] |= bit(b);
+        self.adj[b & (W - 1)] |= bit(a);
+        if a + b == E1 + E2 && a.max(b) == E2 {
             self.edge_full = Some(c);
             self.stopped = true;
             return;
@@ -405,18 +416,18 @@ impl Hsearch {
         self.queue.push((a as u8, b as u8, c));
     }
 
+    #[inline(always)]
     fn add_semi(&mut self, a: usize, b: usize, s: u128, key: u8) {
-        if a == b {
+        debug_assert!(a != b);
+        let p = ix(a, b);
+        let nf = self.nf[p] as usize;
+        if self.fulls[p].iter().take(nf).any(|&f| f & !s == 0) {
             return;
         }
-        let p = self.pair(a, b);
-        let nf = self.counts[p].nf as usize;
-        if self.fulls[p][..nf].iter().any(|&f| f & !s == 0) {
-            return;
-        }
-        let ns = self.counts[p].ns as usize;
+        let p = if a < b { p } else { ix(b, a) };
+        let ns = self.ns[p] as usize;
         let sl = &mut self.semis[p];
-        if sl[..ns].iter().any(|&x| x & !s == 0) {
+        if sl.iter().take(ns).any(|&x| x & !s == 0) {
             return;
         }
         let kl = &mut self.keys[p];
@@ -432,14 +443,13 @@ impl Hsearch {
             }
         }
         if n == SMAX {
-            self.counts[p].ns = n as u8;
+            self.ns[p] = n as u8;
             return;
         }
         sl[n] = s;
         kl[n] = key;
-        self.counts[p].ns = (n + 1) as u8;
-        let edge_pair = (a.min(b), a.max(b)) == (E1, E2);
-        if edge_pair {
+        self.ns[p] = (n + 1) as u8;
+        if p == ix(E1, E2) {
             self.edge_semis += 1;
             self.edge_cap &= s;
             self.edge_union |= s;
@@ -452,30 +462,44 @@ impl Hsearch {
             }
         }
         // OR: the new semi with others whose carriers leave no common cell.
-        if n >= 1 {
-            let list = self.semis[p];
-            if let Some(u) = or_combine(&list[..n], s, s, 1) {
-                self.add_full(a, b, u);
-            }
+        if n >= 1
+            && let Some(u) = or_combine(&self.semis[p][..n], s)
+        {
+            self.add_full(a, b, u);
         }
     }
 }
 
-/// Searches semis (in order) to add to the running intersection `inter`
-/// until it is empty; returns the union of the carriers used.
-fn or_combine(semis: &[u128], inter: u128, union: u128, used: usize) -> Option<u128> {
-    for (i, &s) in semis.iter().enumerate() {
-        let ni = inter & s;
-        if ni == inter {
+/// Searches the semis `list` (in order, depth first) for up to
+/// `ORMAX - 1` of them that with `s` leave no common cell; returns the
+/// union of the carriers used.
+#[inline]
+fn or_combine(list: &[u128], s: u128) -> Option<u128> {
+    const _: () = assert!(ORMAX == 4, "or_combine is unrolled for ORMAX = 4");
+    for (i, &x) in list.iter().enumerate() {
+        let i1 = s & x;
+        if i1 == s {
             continue;
         }
-        if ni == 0 {
-            return Some(union | s);
+        let u1 = s | x;
+        if i1 == 0 {
+            return Some(u1);
         }
-        if used + 1 < ORMAX
-            && let Some(u) = or_combine(&semis[i + 1..], ni, union | s, used + 1)
-        {
-            return Some(u);
+        for (j, &y) in list[i + 1..].iter().enumerate() {
+            let i2 = i1 & y;
+            if i2 == i1 {
+                continue;
+            }
+            let u2 = u1 | y;
+            if i2 == 0 {
+                return Some(u2);
+            }
+            for &w in &list[i + j + 2..] {
+                let i3 = i2 & w;
+                if i3 == 0 {
+                    return Some(u2 | w);
+                }
+            }
         }
     }
     None
@@ -555,5 +579,134 @@ mod tests {
         let g = p.geometry();
         let b1 = g.parse_cell("b1").unwrap().index();
         assert!(info.semi_cap & bit(b1) != 0);
+    }
+}
+
+#[cfg(test)]
+mod regression {
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            let mut x = self.0;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            self.0 = x;
+            x
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Random disjoint (Black, White) stones on `n` cells: `k` stones
+    /// alternating in colour, Black first.
+    fn random_stones(rng: &mut Rng, n: usize, k: usize) -> [u128; 2] {
+        let mut st = [0u128; 2];
+        let mut placed = 0;
+        while placed < k {
+            let i = rng.below(n);
+            if (st[0] | st[1]) & bit(i) != 0 {
+                continue;
+            }
+            st[placed % 2] |= bit(i);
+            placed += 1;
+        }
+        st
+    }
+
+    fn fold(h: &mut u64, v: u128) {
+        for w in [v as u64, (v >> 64) as u64] {
+            *h = (*h ^ w).wrapping_mul(0x100_0000_01b3).rotate_left(29);
+        }
+    }
+
+    fn fold_info(h: &mut u64, info: &EdgeInfo) {
+        match info.full {
+            Some(c) => {
+                fold(h, 1);
+                fold(h, c);
+            }
+            None => fold(h, 2),
+        }
+        match info.semi {
+            Some((k, c)) => {
+                fold(h, 3);
+                fold(h, k as u128);
+                fold(h, c);
+            }
+            None => fold(h, 4),
+        }
+        fold(h, info.semi_cap);
+        fold(h, info.semi_union);
+        fold(h, info.semis as u128);
+    }
+
+    /// Pins `Hsearch::run`'s results on a few thousand random positions
+    /// (one reused `Hsearch`, as the solver reuses its own).
+    #[test]
+    fn checksum_of_random_positions_is_pinned() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut hs = Hsearch::new();
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut found = [0usize; 3];
+        for round in 0..4000 {
+            let (w, ht) = if round % 4 == 3 {
+                (3 + rng.below(9), 3 + rng.below(9))
+            } else {
+                let s = 3 + rng.below(9);
+                (s, s)
+            };
+            let g = Geometry::new(w, ht).unwrap();
+            let bits = Bits::new(&g).unwrap();
+            let n = bits.n;
+            let k = rng.below(n * 2 / 3 + 1);
+            let st = random_stones(&mut rng, n, k);
+            for color in Color::BOTH {
+                for for_mover in [true, false] {
+                    let info = hs.run(&bits, st, color, for_mover);
+                    found[0] += info.full.is_some() as usize;
+                    found[1] += info.semi.is_some() as usize;
+                    found[2] += info.semis;
+                    fold_info(&mut h, &info);
+                }
+            }
+        }
+        println!("vc checksum {h:#018x} found {found:?}");
+        assert_eq!(h, 0x3723_cb71_7f42_a68e);
+    }
+
+    /// Timing: `cargo test --release --lib solver::vc -- --ignored
+    /// --nocapture` (`VC_BENCH_SIZE=n` for n x n instead of 7x7).
+    #[test]
+    #[ignore]
+    fn time_random_seven_by_seven() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let size = std::env::var("VC_BENCH_SIZE").map_or(7, |v| v.parse().unwrap());
+        let g = Geometry::new(size, size).unwrap();
+        let bits = Bits::new(&g).unwrap();
+        let cases: Vec<([u128; 2], Color, bool)> = (0..2000)
+            .map(|i| {
+                let k = rng.below((bits.n * 3 / 5 + 1).min(30));
+                let st = random_stones(&mut rng, bits.n, k);
+                (st, Color::BOTH[i % 2], i % 4 < 2)
+            })
+            .collect();
+        let mut hs = Hsearch::new();
+        let mut sink = 0usize;
+        let reps = 20;
+        let start = std::time::Instant::now();
+        for _ in 0..reps {
+            for &(st, color, for_mover) in &cases {
+                let info = hs.run(&bits, st, color, for_mover);
+                sink += info.semis + info.full.is_some() as usize;
+            }
+        }
+        let ns = start.elapsed().as_nanos() as f64 / (reps * cases.len()) as f64;
+        println!("vc run: {ns:.0} ns/run (sink {sink})");
     }
 }
