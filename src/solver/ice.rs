@@ -74,11 +74,17 @@ impl Side {
         let nb = bits.nbr(c) & !self.opp;
         let mut nodes: [Node; 8] = [(0, false, false, false); 8];
         let mut n = 0;
-        // Empty neighbours.
-        let mut e = nb & !self.own;
+        // Empty neighbours. Most cells fail here already, on two empty
+        // neighbours that do not touch (checked before any group flood).
+        let empties = nb & !self.own;
+        let mut e = empties;
         while e != 0 {
             let i = e.trailing_zeros() as usize;
             e &= e - 1;
+            let far = empties & !bits.nbr(i) & !bit(i);
+            if far != 0 && !self.edge_joined(bit(i), far) {
+                return false;
+            }
             nodes[n] = self.node(bit(i), true);
             n += 1;
         }
@@ -104,6 +110,22 @@ impl Side {
                 if !self.touch(bits, nodes[i], nodes[j]) {
                     return false;
                 }
+            }
+        }
+        true
+    }
+
+    /// Whether the empty cell `a` shares one of the side's edges with
+    /// every cell of `others`.
+    fn edge_joined(&self, a: u128, others: u128) -> bool {
+        let mut o = others;
+        while o != 0 {
+            let j = o & o.wrapping_neg();
+            o &= o - 1;
+            let shared = (a & self.edge1 != 0 && j & self.edge1 != 0)
+                || (a & self.edge2 != 0 && j & self.edge2 != 0);
+            if !shared {
+                return false;
             }
         }
         true
