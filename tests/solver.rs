@@ -261,7 +261,6 @@ fn knowledge_solver_agrees_with_brute_force() {
 }
 
 #[test]
-#[ignore = "the knowledge module's fill-in is not sound yet"]
 fn knowledge_with_ice_agrees_with_brute_force() {
     let params = SolverParams {
         use_knowledge: true,
@@ -270,37 +269,6 @@ fn knowledge_with_ice_agrees_with_brute_force() {
         ..SolverParams::default()
     };
     check_against_brute(&params, 0x1234_5678, 100);
-}
-
-#[test]
-#[ignore = "diagnostic of the knowledge module's fill-in"]
-fn fill_in_keeps_the_winner() {
-    let mut rng = Rng(77);
-    let mut bad = 0;
-    for i in 0..2000 {
-        let size = 3 + rng.below(2);
-        let n = size * size;
-        let stones = (n / 4 + rng.below(n / 2 + 1)).min(n - 1);
-        let (mut pos, to_move) = random_position(&mut rng, size, stones);
-        let (mut filled, fills) = ferrohex::knowledge::fill_in(&pos);
-        for tm in [to_move, to_move.opponent()] {
-            let a = brute(&mut pos, tm);
-            let b = brute(&mut filled, tm);
-            if a != b && bad < 5 {
-                bad += 1;
-                let g = pos.geometry().clone();
-                eprintln!(
-                    "case {i} {size}x{size} to move {tm}: {a} vs filled {b}\n{:?}\nfills black {:?} white {:?}",
-                    pos.placed()
-                        .map(|(c, x)| format!("{}{}", c.letter(), g.name(x)))
-                        .collect::<Vec<_>>(),
-                    fills[0].iter().map(|x| g.name(x)).collect::<Vec<_>>(),
-                    fills[1].iter().map(|x| g.name(x)).collect::<Vec<_>>()
-                );
-            }
-        }
-    }
-    assert_eq!(bad, 0);
 }
 
 /// The solver's fill-in (dead cells, captured pairs) never changes who
@@ -340,13 +308,66 @@ fn solver_fill_in_keeps_the_winner() {
                     pos.placed()
                         .map(|(c, x)| format!("{}{}", c.letter(), g.name(x)))
                         .collect::<Vec<_>>(),
-                    vc::cells(fill.stones[0]).map(|x| g.name(x)).collect::<Vec<_>>(),
-                    vc::cells(fill.stones[1]).map(|x| g.name(x)).collect::<Vec<_>>()
+                    vc::cells(fill.stones[0])
+                        .map(|x| g.name(x))
+                        .collect::<Vec<_>>(),
+                    vc::cells(fill.stones[1])
+                        .map(|x| g.name(x))
+                        .collect::<Vec<_>>()
                 );
             }
         }
     }
     assert!(filled_cases > cases, "fill-in found little: {filled_cases}");
+}
+
+/// The knowledge module's inferior cell analysis on 4x4 and 5x5: its
+/// fill-in keeps the winner, and when the side to move wins, its consider
+/// set (mustplay less inferior cells) still holds a winning move.
+#[test]
+fn knowledge_fill_in_and_consider_set_keep_the_win() {
+    use ferrohex::knowledge::{Knowledge, fill_in};
+    let mut rng = Rng(0x0dd_ba11);
+    let mut memo = std::collections::HashMap::new();
+    let mut pruned_cases = 0;
+    for i in 0..300 {
+        let size = 4 + rng.below(2);
+        let n = size * size;
+        let empties = 6 + rng.below(if size == 5 { 7 } else { 6 });
+        let (mut pos, to_move) = random_position(&mut rng, size, n - empties);
+        let g = pos.geometry().clone();
+        let names = |p: &Position| {
+            p.placed()
+                .map(|(c, x)| format!("{}{}", c.letter(), g.name(x)))
+                .collect::<Vec<_>>()
+        };
+        let (mut filled, _) = fill_in(&pos);
+        for tm in [to_move, to_move.opponent()] {
+            let a = brute_memo(&mut pos, tm, &mut memo);
+            let b = brute_memo(&mut filled, tm, &mut memo);
+            assert_eq!(a, b, "case {i}: fill-in of {:?}, {tm} to move", names(&pos));
+            if a != tm {
+                continue;
+            }
+            let consider = Knowledge::new(&pos).consider_set(tm);
+            pruned_cases += usize::from(consider.len() < pos.empty_cells().len());
+            let wins = consider.iter().any(|c| {
+                pos.play(tm, c);
+                let w = brute_memo(&mut pos, tm.opponent(), &mut memo);
+                pos.unplay();
+                w == tm
+            });
+            assert!(
+                wins,
+                "case {i}: no winning move left in the consider set of {:?}, {tm} to move",
+                names(&pos)
+            );
+        }
+    }
+    assert!(
+        pruned_cases > 50,
+        "the consider set pruned little: {pruned_cases}"
+    );
 }
 
 /// The swap tables of the smallest boards, re-derived by solving every

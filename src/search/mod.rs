@@ -65,7 +65,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Cell, CellSet, Color, Position};
 use crate::eval::{Dist01, EvalKind};
-use crate::knowledge::Knowledge;
+use crate::knowledge::{self, Knowledge};
 use tt::Tt;
 use worker::{INF, Shared, Worker};
 
@@ -653,10 +653,11 @@ impl Searcher {
         pos: &Position,
         me: Color,
     ) -> RootKnowledge {
-        // No fill-in: the knowledge module's fill-in can change the winner
-        // of a position (tests/solver.rs, fill_in_keeps_the_winner, shows
-        // cases on 3x3 and 4x4), so the search reasons on the real board.
-        let (filled, fills) = (pos.clone(), CellSet::EMPTY);
+        // Connections are built on the board with its dead and captured
+        // cells filled in (checked to keep the winner against brute force
+        // in tests/solver.rs), which finds more of them.
+        let (filled, fills) = knowledge::fill_in(pos);
+        let fills = fills[0].union(&fills[1]);
         let build = |w: &mut Worker| w.set_knowledge(Some(Knowledge::new(&filled)), fills);
         match pool {
             Some(pool) if workers.len() > 1 => pool.scope(|scope| {

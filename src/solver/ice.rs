@@ -65,7 +65,12 @@ impl Side {
     /// (empty cell or own group), which of its edges it touches, and
     /// whether it is an empty cell.
     fn node(&self, cells: u128, is_cell: bool) -> Node {
-        (cells, cells & self.edge1 != 0, cells & self.edge2 != 0, is_cell)
+        (
+            cells,
+            cells & self.edge1 != 0,
+            cells & self.edge2 != 0,
+            is_cell,
+        )
     }
 
     /// Whether every two of the side's usable neighbours of the empty cell
