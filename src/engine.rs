@@ -220,10 +220,33 @@ impl Engine {
         let mut outcome = self
             .searcher
             .search(pos, color, &self.params, &time, &self.stop, report);
-        solver_stop.store(true, Ordering::SeqCst);
+        // A search that stopped early on its own (its next depth would not
+        // fit) leaves the rest of the move's time to the solver; after an
+        // interrupt or a proof the solver gets only a moment.
+        let budget = crate::search::time_budget(&time, pos.empty_cells().len(), self.params.level);
+        let wait = if self.stop.load(Ordering::SeqCst) {
+            SOLVER_GRACE
+        } else {
+            budget.saturating_sub(start.elapsed()).max(SOLVER_GRACE)
+        };
         let proof = handle.and_then(|h| {
+            // In slices, so that an interrupt still ends the wait at once.
+            let until = Instant::now() + wait;
+            let mut proof = None;
+            while proof.is_none() {
+                let now = Instant::now();
+                if now >= until || self.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                match rx.recv_timeout((until - now).min(Duration::from_millis(20))) {
+                    Ok(p) => proof = Some(p),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            solver_stop.store(true, Ordering::SeqCst);
             self.solver.return_later(h);
-            rx.recv_timeout(SOLVER_GRACE).ok()
+            proof.or_else(|| rx.recv_timeout(SOLVER_GRACE).ok())
         });
         if let Some(BestMove {
             outcome: SolveOutcome::Win(winner),
