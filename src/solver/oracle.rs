@@ -7,8 +7,9 @@
 //!   block. Cells cut off from one of the mover's edges *and* one of the
 //!   opponent's are dead and skipped. Always correct, but blind to bridges.
 //! - [`Fast`] (the default): the solver's own bitboard H-search
-//!   ([`super::vc`]): connection-decided positions and the mustplay, plus
-//!   the dead cells of [`Plain`]; expansions are cached per position.
+//!   ([`super::vc`]): connection-decided positions and the mustplay, after
+//!   the fill-in and pruning of [`super::ice`]; expansions and fill-ins
+//!   are cached per position.
 //! - [`Informed`]: the knowledge module's virtual connections (decided
 //!   positions, mustplay) and, optionally, its inferior cell analysis
 //!   (fill-in to a fixpoint, dominated and vulnerable cells pruned).
@@ -288,8 +289,9 @@ impl Oracle for Informed {
 /// The solver's own bitboard H-search (boards of at most 128 cells): the
 /// mover wins with an edge-to-edge semi or full; loses to an opponent full
 /// or when the opponent's edge semis share no cell; otherwise must play
-/// in their common cells. Dead cells (on no chain of either side) are
-/// skipped.
+/// in their common cells. Dead cells and captured pairs are filled in
+/// first ([`ice::fill_in`]), and dominated moves are left out
+/// ([`ice::dominated`]).
 pub struct Fast {
     pos: Position,
     bits: Bits,
