@@ -523,6 +523,38 @@ fn stop_flag_and_time_limit_give_unknown() {
 }
 
 #[test]
+fn progress_shows_a_line_while_the_search_runs() {
+    let params = SolverParams {
+        progress_interval: std::time::Duration::ZERO,
+        ..SolverParams::default()
+    };
+    let mut solver = Solver::new(&params);
+    let stop = AtomicBool::new(false);
+    let mut pos = empty_board(6);
+    pos.play(Color::Black, pos.geometry().parse_cell("f4").unwrap());
+    let mut lines = Vec::new();
+    let got = solver.solve(&pos, Color::White, &stop, &mut |p| {
+        if !p.done {
+            lines.push(p.pv.clone());
+        }
+    });
+    assert_eq!(got, SolveOutcome::Win(Color::Black));
+    assert!(!lines.is_empty(), "no reports during the search");
+    assert!(
+        lines.iter().any(|l| l.len() >= 2),
+        "no line longer than a move"
+    );
+    for line in &lines {
+        // Moves of a line are distinct cells empty at the root.
+        let mut seen = std::collections::HashSet::new();
+        assert!(
+            line.iter().all(|&c| pos.is_empty(c) && seen.insert(c)),
+            "{line:?}"
+        );
+    }
+}
+
+#[test]
 fn progress_reports_root_moves_and_table_survives() {
     let mut solver = Solver::new(&SolverParams::default());
     let stop = AtomicBool::new(false);

@@ -355,14 +355,15 @@ impl Solver {
         let interval = self.params.progress_interval;
         let mut last_report = Instant::now();
         let base_nodes = self.stats.nodes;
-        let use_knowledge = self.params.use_knowledge;
+        // A second oracle for following the principal variation while the
+        // search holds the first.
+        let mut pv_oracle = self.oracle(pos);
         let mut tick = |table: &Table, nodes: u64| {
             if last_report.elapsed() >= interval {
                 last_report = Instant::now();
                 progress(&snapshot(
                     table,
-                    pos,
-                    use_knowledge,
+                    pv_oracle.as_mut(),
                     to_move,
                     root_hash,
                     &root_moves,
@@ -390,8 +391,7 @@ impl Solver {
         if report_end {
             progress(&snapshot(
                 &self.table,
-                pos,
-                use_knowledge,
+                oracle.as_mut(),
                 to_move,
                 root_hash,
                 &root_moves,
@@ -554,8 +554,7 @@ fn root_moves(oracle: &mut dyn Oracle, to_move: Color) -> (u64, Vec<Cell>) {
 #[allow(clippy::too_many_arguments)]
 fn snapshot(
     table: &Table,
-    pos: &Position,
-    use_knowledge: bool,
+    oracle: &mut dyn Oracle,
     to_move: Color,
     root_hash: u64,
     root_moves: &[Cell],
@@ -576,10 +575,21 @@ fn snapshot(
             };
             (c, status)
         })
-        .collect();
+        .collect::<Vec<_>>();
+    // Until the root is stored (when its search returns), the line starts
+    // with the root move that looks best for the player to move.
+    let first = children
+        .iter()
+        .filter_map(|&(c, s)| match s {
+            ChildStatus::Win => Some((0, c)),
+            ChildStatus::Unknown(proof, _) => Some((proof as u64 + 1, c)),
+            ChildStatus::Loss => None,
+        })
+        .min_by_key(|&(k, c)| (k, c.index()))
+        .map(|(_, c)| c);
     Progress {
         to_move,
-        pv: principal_variation(table, pos, use_knowledge, to_move),
+        pv: principal_variation(table, oracle, to_move, first),
         children,
         nodes,
         elapsed,
@@ -587,31 +597,36 @@ fn snapshot(
     }
 }
 
-/// Follows the table's preferred moves from `pos`.
+/// Follows the table's preferred moves from the oracle's position, filling
+/// in as the search does (entries are keyed by the position before its
+/// fill-in, their moves belong to the filled one); `first` stands in for
+/// a root not in the table yet. Leaves the oracle as it found it.
 fn principal_variation(
     table: &Table,
-    pos: &Position,
-    use_knowledge: bool,
+    oracle: &mut dyn Oracle,
     to_move: Color,
+    first: Option<Cell>,
 ) -> Vec<Cell> {
     let mut pv = Vec::new();
-    let mut p = pos.clone();
     let mut color = to_move;
-    while p.winner().is_none() && pv.len() < 64 {
-        // Entries are keyed by the position before its fill-in.
-        let Some(e) = table.get(tt::key(p.hash(), color)) else {
+    let mut played = 0;
+    while oracle.position().winner().is_none() && pv.len() < 64 {
+        let key = tt::key(oracle.position().hash(), color);
+        let stored = table.get(key).and_then(|e| e.best_move());
+        let Some(m) = stored.or(if pv.is_empty() { first } else { None }) else {
             break;
         };
-        let Some(m) = e.best_move() else { break };
-        if use_knowledge {
-            p = crate::knowledge::fill_in(&p).0;
-        }
-        if !p.is_empty(m) {
+        played += oracle.fill(color).0;
+        if !oracle.position().is_empty(m) {
             break;
         }
         pv.push(m);
-        p.play(color, m);
+        oracle.play(color, m);
+        played += 1;
         color = color.opponent();
+    }
+    for _ in 0..played {
+        oracle.undo();
     }
     pv
 }
