@@ -224,9 +224,12 @@ impl Engine {
             .search(pos, color, &self.params, &time, &self.stop, report);
         // A search that stopped early on its own (its next depth would not
         // fit) leaves the rest of the move's time to the solver; after an
-        // interrupt or a proof the solver gets only a moment.
+        // interrupt or a proof, or when the root's connections alone chose
+        // the move (a won position or a forced reply), the solver gets only
+        // a moment.
         let budget = crate::search::time_budget(&time, pos.empty_cells().len(), self.params.level);
-        let wait = if self.stop.load(Ordering::SeqCst) {
+        let settled = crate::search::score_is_win(outcome.score) || outcome.nodes <= 1;
+        let wait = if settled || self.stop.load(Ordering::SeqCst) {
             SOLVER_GRACE
         } else {
             budget.saturating_sub(start.elapsed()).max(SOLVER_GRACE)
