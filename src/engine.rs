@@ -208,10 +208,15 @@ impl Engine {
         let lent = if use_solver { self.solver.lend() } else { None };
         let solver_stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel();
+        // The solver's progress reports: which root moves it has proved to
+        // lose so far.
+        let (root_tx, root_rx) = mpsc::channel();
         let handle = lent.map(|mut solver| {
             let (pos, stop, solver_stop) = (pos.clone(), self.stop.clone(), solver_stop.clone());
             std::thread::spawn(move || {
-                let best = solver.best_move(&pos, color, &solver_stop, &mut |_| {});
+                let best = solver.best_move(&pos, color, &solver_stop, &mut |p| {
+                    let _ = root_tx.send(p.children.clone());
+                });
                 if best.outcome == SolveOutcome::Win(color) && best.mv.is_some() {
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -253,6 +258,27 @@ impl Engine {
             self.solver.return_later(h);
             proof.or_else(|| rx.recv_timeout(SOLVER_GRACE).ok())
         });
+        // Without a proof of the whole position, the solver may still have
+        // proved the search's move a loss: then play its best other move.
+        let proved = matches!(
+            proof,
+            Some(BestMove {
+                outcome: SolveOutcome::Win(_),
+                mv: Some(_)
+            })
+        );
+        if let (false, Decision::Move(choice)) = (proved, outcome.decision)
+            && let Some(children) = root_rx.try_iter().last()
+            && let Some(other) = crate::solver::avoid_proven_loss(choice, &children)
+        {
+            log::info!(
+                "solver: {} is proved to lose; playing {}",
+                pos.geometry().name(choice),
+                pos.geometry().name(other)
+            );
+            outcome.decision = Decision::Move(other);
+            outcome.pv = vec![other];
+        }
         if let Some(BestMove {
             outcome: SolveOutcome::Win(winner),
             mv: Some(cell),

@@ -194,6 +194,28 @@ pub enum ChildStatus {
     Unknown(u32, u32),
 }
 
+/// When an unfinished solve has already proved `choice` a losing root move,
+/// the move it finds most promising among those not proved to lose (a
+/// proved win first, then the least proof number); `None` when `choice` is
+/// not known to lose or every move is.
+pub fn avoid_proven_loss(choice: Cell, children: &[(Cell, ChildStatus)]) -> Option<Cell> {
+    let lost = children
+        .iter()
+        .any(|&(c, s)| c == choice && s == ChildStatus::Loss);
+    if !lost {
+        return None;
+    }
+    children
+        .iter()
+        .filter_map(|&(c, s)| match s {
+            ChildStatus::Win => Some((0u64, c)),
+            ChildStatus::Unknown(proof, _) => Some((proof as u64 + 1, c)),
+            ChildStatus::Loss => None,
+        })
+        .min_by_key(|&(k, c)| (k, c.index()))
+        .map(|(_, c)| c)
+}
+
 /// A snapshot of a running solve (for HexGui's live display).
 #[derive(Clone, Debug)]
 pub struct Progress {
@@ -629,4 +651,30 @@ fn principal_variation(
         oracle.undo();
     }
     pv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proven_losing_choice_gives_way_to_the_most_promising_other_move() {
+        let c = Cell::from_index;
+        let children = [
+            (c(1), ChildStatus::Loss),
+            (c(2), ChildStatus::Unknown(7, 3)),
+            (c(3), ChildStatus::Unknown(2, 9)),
+            (c(4), ChildStatus::Loss),
+        ];
+        assert_eq!(avoid_proven_loss(c(1), &children), Some(c(3)));
+        // Not known to lose (or not a root move of the solve): kept.
+        assert_eq!(avoid_proven_loss(c(2), &children), None);
+        assert_eq!(avoid_proven_loss(c(9), &children), None);
+        // A proved win comes first.
+        let won = [(c(1), ChildStatus::Loss), (c(5), ChildStatus::Win)];
+        assert_eq!(avoid_proven_loss(c(1), &won), Some(c(5)));
+        // Every move lost: nothing better to offer.
+        let all_lost = [(c(1), ChildStatus::Loss), (c(4), ChildStatus::Loss)];
+        assert_eq!(avoid_proven_loss(c(1), &all_lost), None);
+    }
 }
