@@ -152,14 +152,6 @@ impl Side {
     }
 }
 
-/// Cells of `color`'s possible chains: reachable from both of its edges
-/// through empty cells and its own stones.
-pub fn live(bits: &Bits, st: [u128; 2], color: Color) -> u128 {
-    let open = bits.all & !st[color.opponent().index()];
-    let (e1, e2) = color.edges();
-    bits.flood(bits.edge(e1) & open, open) & bits.flood(bits.edge(e2) & open, open)
-}
-
 /// Whether `color` has joined its edges.
 fn joined(bits: &Bits, st: [u128; 2], color: Color) -> bool {
     let own = st[color.index()];
@@ -198,7 +190,7 @@ pub fn fill_in(bits: &Bits, st: &mut [u128; 2], dead_color: Color) -> Filled {
         if empty == 0 {
             return out;
         }
-        let both = live(bits, *st, Color::Black) & live(bits, *st, Color::White);
+        let both = bits.live(*st, Color::Black) & bits.live(*st, Color::White);
         let mut dead = empty & !both;
         let mut e = empty & both;
         while e != 0 {

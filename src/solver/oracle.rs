@@ -328,15 +328,6 @@ impl Fast {
             fills: HashMap::new(),
         })
     }
-
-    /// Cells of `color`'s possible chains: reachable from both its edges
-    /// through empty cells and its own stones.
-    fn live(&self, st: [u128; 2], color: Color) -> u128 {
-        let b = &self.bits;
-        let open = b.all & !st[color.opponent().index()];
-        let (e1, e2) = color.edges();
-        b.flood(b.edge(e1) & open, open) & b.flood(b.edge(e2) & open, open)
-    }
 }
 
 impl Oracle for Fast {
@@ -445,7 +436,7 @@ impl Fast {
         if must == 0 {
             return Expansion::Decided(opp, theirs.semi_union);
         }
-        let live = (self.live(st, to_move) | self.live(st, opp)) & must;
+        let live = (self.bits.live(st, to_move) | self.bits.live(st, opp)) & must;
         let chosen = if live != 0 {
             live
         } else {

@@ -94,6 +94,14 @@ impl Bits {
     pub fn edge(&self, e: Edge) -> u128 {
         self.edge[e as usize]
     }
+
+    /// Cells of `color`'s possible chains: reachable from both of its
+    /// edges through empty cells and its own stones (`st`: Black, White).
+    pub fn live(&self, st: [u128; 2], color: Color) -> u128 {
+        let open = self.all & !st[color.opponent().index()];
+        let (e1, e2) = color.edges();
+        self.flood(self.edge(e1) & open, open) & self.flood(self.edge(e2) & open, open)
+    }
 }
 
 /// The stones of a position as bitboards.
@@ -221,9 +229,8 @@ impl Hsearch {
         // Cells on no possible chain of this colour (not reachable from
         // both its edges through empty cells and own stones) can be
         // treated as opponent stones: no connection of ours needs them.
-        let open = bits.all & !stones[color.opponent().index()];
-        let live = bits.flood(bits.edge(e1) & open, open) & bits.flood(bits.edge(e2) & open, open);
-        let opp = bits.all & !(live & open);
+        let live = bits.live(stones, color);
+        let opp = bits.all & !live;
         let own = own & live;
         let empty = bits.all & !own & !opp;
         // Number the nodes: edges, groups, empty cells.
