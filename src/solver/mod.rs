@@ -194,17 +194,9 @@ pub enum ChildStatus {
     Unknown(u32, u32),
 }
 
-/// When an unfinished solve has already proved `choice` a losing root move,
-/// the move it finds most promising among those not proved to lose (a
-/// proved win first, then the least proof number); `None` when `choice` is
-/// not known to lose or every move is.
-pub fn avoid_proven_loss(choice: Cell, children: &[(Cell, ChildStatus)]) -> Option<Cell> {
-    let lost = children
-        .iter()
-        .any(|&(c, s)| c == choice && s == ChildStatus::Loss);
-    if !lost {
-        return None;
-    }
+/// The root move a solve finds most promising among those not proved to
+/// lose: a proved win first, then the least proof number (ties by cell).
+fn most_promising(children: &[(Cell, ChildStatus)]) -> Option<Cell> {
     children
         .iter()
         .filter_map(|&(c, s)| match s {
@@ -214,6 +206,16 @@ pub fn avoid_proven_loss(choice: Cell, children: &[(Cell, ChildStatus)]) -> Opti
         })
         .min_by_key(|&(k, c)| (k, c.index()))
         .map(|(_, c)| c)
+}
+
+/// When an unfinished solve has already proved `choice` a losing root move,
+/// its [`most_promising`] other move; `None` when `choice` is not known to
+/// lose or every move is.
+pub fn avoid_proven_loss(choice: Cell, children: &[(Cell, ChildStatus)]) -> Option<Cell> {
+    let lost = children
+        .iter()
+        .any(|&(c, s)| c == choice && s == ChildStatus::Loss);
+    if lost { most_promising(children) } else { None }
 }
 
 /// A snapshot of a running solve (for HexGui's live display).
@@ -600,15 +602,7 @@ fn snapshot(
         .collect::<Vec<_>>();
     // Until the root is stored (when its search returns), the line starts
     // with the root move that looks best for the player to move.
-    let first = children
-        .iter()
-        .filter_map(|&(c, s)| match s {
-            ChildStatus::Win => Some((0, c)),
-            ChildStatus::Unknown(proof, _) => Some((proof as u64 + 1, c)),
-            ChildStatus::Loss => None,
-        })
-        .min_by_key(|&(k, c)| (k, c.index()))
-        .map(|(_, c)| c);
+    let first = most_promising(&children);
     Progress {
         to_move,
         pv: principal_variation(table, oracle, to_move, first),
