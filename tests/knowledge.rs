@@ -5,6 +5,9 @@
 
 use std::collections::HashMap;
 
+mod common;
+use common::Rng;
+
 use ferrohex::board::{Cell, CellSet, Color, Edge, Position};
 use ferrohex::knowledge::gui::{gui_connections, gui_inferior, gui_mustplay};
 use ferrohex::knowledge::verify::{is_full, is_semi};
@@ -256,19 +259,6 @@ fn check_sound(p: &Position, vc: &VcGraph, max: usize, limit: usize) -> usize {
 }
 
 // ---- helpers ---------------------------------------------------------------
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn random_position(rng: &mut Rng, n: usize, stones: usize) -> Position {
     let mut p = empty(n);

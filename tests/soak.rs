@@ -9,23 +9,10 @@
 //! second, fail: the test machine's load must not decide the result.)
 
 mod common;
-use common::Engine;
+use common::{Engine, Rng};
 use ferrohex::board::Color;
 use ferrohex::game::{Game, Move};
 use std::time::{Duration, Instant};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 #[derive(Default, Debug)]
 struct Tally {
@@ -63,7 +50,7 @@ fn self_play_soak() {
     let mut t = Tally::default();
     let mut rss_after_warmup = None;
     for g in 0..games {
-        let size = 2 + rng.below(12) as usize;
+        let size = 2 + rng.below(12);
         assert_eq!(e.ask(&format!("boardsize {size}")), "=");
         let mut referee = Game::new(size, size).unwrap();
         while referee.winner().is_none() {

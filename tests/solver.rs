@@ -86,45 +86,20 @@ fn solve_file_7x7() {
     run_file("dfpn-solve-7x7.tst");
 }
 
-#[allow(dead_code)]
-fn unused(_: AtomicBool) {}
-
 use ferrohex::board::{Cell, Color, Geometry, Position};
 use ferrohex::solver::{SolveOutcome, Solver};
 use std::sync::Arc;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 /// Plain minimax: the winner with `to_move` to play.
 fn brute(pos: &mut Position, to_move: Color) -> Color {
-    if let Some(w) = pos.winner() {
-        return w;
-    }
-    let cells: Vec<Cell> = pos.empty_cells().iter().collect();
-    for c in cells {
-        pos.play(to_move, c);
-        let w = brute(pos, to_move.opponent());
-        pos.unplay();
-        if w == to_move {
-            return to_move;
-        }
-    }
-    to_move.opponent()
+    brute_memo(pos, to_move, &mut std::collections::HashMap::new())
 }
 
-/// [`brute`] with a memo of positions already solved (keyed by board
-/// size too: the stone hashes of different sizes collide).
+/// Minimax with a memo of positions already solved (keyed by board size
+/// too: the stone hashes of different sizes collide).
 fn brute_memo(
     pos: &mut Position,
     to_move: Color,

@@ -154,3 +154,20 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let v = f();
     (v, start.elapsed())
 }
+
+/// A small xorshift generator for reproducible random test positions.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
