@@ -293,7 +293,14 @@ impl Engine {
                 },
                 pos.geometry().name(cell)
             );
-            if winner == color || outcome.decision != Decision::Resign {
+            // A win the search has proved as well keeps the search's move:
+            // its wins are the shortest it found, and at the root the one
+            // leaving the least to defend (`Knowledge::simplest_win`),
+            // where the solver's is merely the first it proved.
+            let search_won = crate::search::score_is_win(outcome.score);
+            if winner == color && search_won {
+                log::info!("solver: the search's proved win stands");
+            } else if winner == color || outcome.decision != Decision::Resign {
                 outcome.decision = Decision::Move(cell);
                 outcome.pv = vec![cell];
             }

@@ -582,6 +582,29 @@ fn two_cells_between_a_second_row_stone_and_its_edge_are_captured() {
 }
 
 #[test]
+fn a_reply_that_makes_a_move_useless_only_to_its_player_is_a_reverser() {
+    // Black to move. After Black d4, White c4 leaves d4 useless to Black
+    // (its Black neighbours, the e4-e5 group on the South edge and c5,
+    // touch each other; e3 is White's, captured), but not to White, whose
+    // d3 and d5 groups it would still join: d4 is reversible with
+    // reverser c4, not vulnerable. a1 is dead once White takes a2.
+    let p = pos("
+        . . . . .
+         . . . . .
+          . . . W .
+           B W . . B
+            . . . W B");
+    let inf = analyze(&p, Color::Black);
+    let d4 = cell(&p, "d4");
+    assert!(inf.vulnerable.iter().all(|(c, _)| *c != d4));
+    let rev = inf.reversible.iter().find(|(c, _)| *c == d4);
+    assert_eq!(rev.map(|(_, r)| names(&p, r)), Some("c4".to_string()));
+    assert!(inf.pruned().contains(d4));
+    let g = gui_inferior(&p, Color::Black);
+    assert!(g.contains("d4 ir[c4]") && g.contains("a1 iv[a2]"), "{g}");
+}
+
+#[test]
 fn corner_region_walled_off_from_black_is_filled_white() {
     // a1, b1, a2 are shut off from South by White's c1-b2-a3: Black can
     // never use them, and they are White's to fill.

@@ -107,6 +107,42 @@ fn the_mover_with_a_semi_plays_its_key_at_once() {
     }
 }
 
+/// The fewest empty cells in any of `color`'s edge-to-edge full
+/// connections, 0 when it has won, `None` without one.
+fn cells_to_defend(p: &Position, color: Color) -> Option<usize> {
+    if p.winner() == Some(color) {
+        return Some(0);
+    }
+    let k = ferrohex::knowledge::Knowledge::new(p);
+    k.vcs(color).edge_fulls().iter().map(|f| f.len()).min()
+}
+
+#[test]
+fn a_won_position_is_finished_the_shortest_way() {
+    // Black d3 c5 b7 on 7x7: bridges down to the south edge and a third-row
+    // stone up to the north one, a win with 12 cells to defend. Any move
+    // keeps it, but d2, e2 or e1 leave 6 while a first row cell such as
+    // c1 (what the first cell of the carrier gave) leaves 10.
+    let p = position(7, "d3 c5 b7", "a2 g6 g2");
+    let best = p
+        .empty_cells()
+        .iter()
+        .filter_map(|c| {
+            let mut q = p.clone();
+            q.play(Color::Black, c);
+            cells_to_defend(&q, Color::Black)
+        })
+        .min()
+        .expect("a winning move");
+    assert_eq!(best, 6);
+    let out = search(&p, Color::Black, &params(2, true));
+    let m = moved(&p, &out);
+    let mut q = p.clone();
+    q.play(Color::Black, q.geometry().parse_cell(&m).expect("cell"));
+    assert_eq!(cells_to_defend(&q, Color::Black), Some(best), "{m}");
+    assert!(ferrohex::search::score_is_win(out.score), "{out:?}");
+}
+
 #[test]
 fn the_opponent_of_two_semis_plays_in_their_intersection() {
     // Every White move outside d4 and e4 loses to the other key; even a

@@ -14,7 +14,8 @@ fn names(g: &Geometry, set: &CellSet, sep: &str) -> String {
 /// one per cell outside the consider set of `color` (ignoring mustplay):
 /// `fdb`/`fdw` dead (filled black/white), `fcb`/`fcw` captured,
 /// `fpb`/`fpw` permanently inferior, `iv[k1-k2]` vulnerable (killed by the
-/// listed cells), `id[d1-d2]` dominated by the listed cells.
+/// listed cells), `ir[r1-r2]` reversible (the listed replies make it
+/// useless to `color`), `id[d1-d2]` dominated by the listed cells.
 pub fn gui_inferior(pos: &Position, color: Color) -> String {
     let g = pos.geometry();
     let inf = analyze(pos, color);
@@ -35,6 +36,8 @@ pub fn gui_inferior(pos: &Position, color: Color) -> String {
     for c in pruned.iter() {
         if let Some((_, k)) = inf.vulnerable.iter().find(|(v, _)| *v == c) {
             entries.push((c, format!("iv[{}]", names(g, k, "-"))));
+        } else if let Some((_, r)) = inf.reversible.iter().find(|(v, _)| *v == c) {
+            entries.push((c, format!("ir[{}]", names(g, r, "-"))));
         } else if let Some((_, d)) = inf.dominated.iter().find(|(v, _)| *v == c) {
             entries.push((c, format!("id[{}]", names(g, d, "-"))));
         }

@@ -24,9 +24,12 @@
 //! fixpoint.
 //!
 //! For the player to move, on the filled board:
-//! - **vulnerable**: after the mover plays `c`, an opponent reply `d`
-//!   (a *killer*) makes `c` irrelevant to the mover; the move is reversible
-//!   and pruned in favour of its killer;
+//! - **reversible**: after the mover plays `c`, an opponent reply `d`
+//!   (the *reverser*) makes `c` irrelevant to the mover: the mover's stone
+//!   could as well be the opponent's, so `c` then `d` is no better for the
+//!   mover than the opponent owning both; pruned in favour of `d`;
+//! - **vulnerable**: the special case where the reply (a *killer*) makes
+//!   `c` dead, irrelevant to both players;
 //! - **dominated**: the mover's closed neighbourhood of `c` (as above) is
 //!   inside that of an adjacent `d`: any chain through `c` can go through
 //!   `d` instead, so `d` is at least as good.
@@ -47,6 +50,9 @@ pub struct Inferior {
     pub perm: [CellSet; 2],
     /// Vulnerable cells of the player to move, with their killers.
     pub vulnerable: Vec<(Cell, CellSet)>,
+    /// Reversible cells of the player to move that are not vulnerable,
+    /// with their reversers.
+    pub reversible: Vec<(Cell, CellSet)>,
     /// Dominated cells of the player to move, with their dominators.
     pub dominated: Vec<(Cell, CellSet)>,
     /// The cells pruned from the player to move's moves (fills included).
@@ -396,7 +402,8 @@ pub fn analyze(pos: &Position, to_move: Color) -> Inferior {
     // Domination edges: cell -> cells at least as good.
     let mut better: Vec<(Cell, CellSet)> = Vec::new();
     for c in empty.iter() {
-        let mut killers = CellSet::EMPTY;
+        // Reversers; those that leave `c` dead are killers.
+        let (mut killers, mut dead) = (CellSet::EMPTY, CellSet::EMPTY);
         board.stones[to_move.index()].insert(c);
         for &d in g.neighbours(c) {
             if !empty.contains(d) {
@@ -405,12 +412,17 @@ pub fn analyze(pos: &Position, to_move: Color) -> Inferior {
             board.stones[opp.index()].insert(d);
             if board.clique(to_move, c) {
                 killers.insert(d);
+                if board.clique(opp, c) {
+                    dead.insert(d);
+                }
             }
             board.stones[opp.index()].remove(d);
         }
         board.stones[to_move.index()].remove(c);
-        if !killers.is_empty() {
-            inf.vulnerable.push((c, killers));
+        if !dead.is_empty() {
+            inf.vulnerable.push((c, dead));
+        } else if !killers.is_empty() {
+            inf.reversible.push((c, killers));
         }
         let nc = board.closed_neighbourhood(to_move, c);
         let mut doms = CellSet::EMPTY;

@@ -168,6 +168,43 @@ impl Knowledge {
             .map(|s| s.key)
     }
 
+    /// The winning move that leaves the most solid win, when the
+    /// connections prove that `to_move` wins: of the empty cells in its
+    /// winning connections' carriers (semis' keys included), the one after
+    /// which its smallest edge-to-edge full has the fewest cells left to
+    /// defend (ties: the lower cell). Any winning move wins, but players
+    /// and Benzene's endgame file expect the one that finishes soonest;
+    /// the first cell of a carrier can prolong the game for nothing.
+    /// `None` when the connections do not prove a win.
+    pub fn simplest_win(&mut self, to_move: Color) -> Option<Cell> {
+        let vc = self.vcs(to_move);
+        let mut candidates = CellSet::EMPTY;
+        for f in vc.edge_fulls() {
+            candidates = candidates.union(f);
+        }
+        for s in vc.edge_semis() {
+            candidates = candidates.union(&s.carrier);
+            candidates.insert(s.key);
+        }
+        candidates = candidates.intersection(&self.pos.empty_cells());
+        let mut best: Option<(usize, Cell)> = None;
+        for c in candidates.iter() {
+            self.play(to_move, c);
+            let left = if self.pos.winner() == Some(to_move) {
+                Some(0)
+            } else {
+                self.vcs(to_move).edge_fulls().iter().map(|f| f.len()).min()
+            };
+            self.undo();
+            if let Some(n) = left
+                && best.is_none_or(|(m, _)| n < m)
+            {
+                best = Some((n, c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
     /// The moves that can avoid an immediate proven loss: the empty cells
     /// in every carrier of the opponent's edge-to-edge semis (all empty
     /// cells when it has none). Empty when the opponent already has an
