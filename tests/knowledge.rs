@@ -145,7 +145,7 @@ fn template_iva_is_added_and_proved() {
         assert!(!pl.is_empty());
         assert!(
             pl.iter()
-                .all(|(_, c)| c.len() == templates::IVA.carrier.len())
+                .all(|(_, c, _)| c.len() == templates::IVA.carrier.len())
         );
     }
     let p = pos("
