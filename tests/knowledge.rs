@@ -135,6 +135,49 @@ fn ziggurat_third_row_template_is_found() {
 }
 
 #[test]
+fn second_row_ladders_to_an_escape_are_found() {
+    // Black b2 with its edge cell b1 taken by White is laddered along the
+    // second row; Black g2 ahead is the escape. H-search joins b2 to North
+    // by itself (each ladder step is an OR of the direct cell and the rest
+    // of the ladder), through the first-row cells c1 to h1.
+    let p = pos("
+        . W . . . . . . .
+         . B . . . . B . .
+          . . . . . . . . .
+           . . . . . . . . .
+            . . . . . . . . .
+             . . . . . . . . .
+              . . . . . . . . .
+               . . . . . . . . .
+                . . . . . . . . .");
+    let k = Knowledge::with_params(
+        &p,
+        VcParams {
+            edge_templates: false,
+            ..VcParams::default()
+        },
+    );
+    let (fulls, _) = connections(
+        k.vcs(Color::Black),
+        c(&p, "b2"),
+        Endpoint::Edge(Edge::North),
+    );
+    assert!(!fulls.is_empty(), "the ladder with its escape holds");
+    assert!(fulls.iter().all(|f| !f.contains(cell(&p, "a1"))));
+    // Without the escape there is nothing to ladder to.
+    let mut q = empty(9);
+    q.play(Color::White, cell(&q, "b1"));
+    q.play(Color::Black, cell(&q, "b2"));
+    let k = Knowledge::new(&q);
+    let (fulls, _) = connections(
+        k.vcs(Color::Black),
+        c(&q, "b2"),
+        Endpoint::Edge(Edge::North),
+    );
+    assert!(fulls.is_empty(), "{}", fulls.len());
+}
+
+#[test]
 fn template_iva_is_added_and_proved() {
     let p = empty(9);
     let g = p.geometry();
