@@ -66,7 +66,8 @@ pub const IVA: Pattern = Pattern {
 /// finds 2nd-row ladders with an escape by itself (each step is an OR of
 /// the direct cell and the rest of the ladder) and the 3rd-row ladder with
 /// the escape two cells along, but not this one. Carrier derived by
-/// `derive_ladders`, re-proved by `ladders_are_templates`.
+/// `derive_ladders`, re-proved by `ladders_are_templates`. Escapes further
+/// along: [`LADDER3_4`]; at five and more the referee runs out of budget.
 pub const LADDER3_3: Pattern = Pattern {
     name: "3rd-row ladder, escape 3 along",
     row: 2,
@@ -91,8 +92,43 @@ pub const LADDER3_3: Pattern = Pattern {
     stones: &[(3, 2)],
 };
 
+/// The 3rd-row ladder with its escape four cells along (see
+/// [`LADDER3_3`]). The referee needs over a million nodes to prove it, so
+/// its carrier is the region it was proved in, not shrunk.
+pub const LADDER3_4: Pattern = Pattern {
+    name: "3rd-row ladder, escape 4 along",
+    row: 2,
+    carrier: &[
+        (-1, 0),
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (3, 0),
+        (4, 0),
+        (5, 0),
+        (6, 0),
+        (7, 0),
+        (-1, 1),
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+        (5, 1),
+        (6, 1),
+        (7, 1),
+        (-1, 2),
+        (1, 2),
+        (2, 2),
+        (3, 2),
+        (5, 2),
+        (6, 2),
+        (7, 2),
+    ],
+    stones: &[(4, 2)],
+};
+
 /// The patterns added on top of H-search.
-pub const PATTERNS: &[Pattern] = &[IVA, LADDER3_3];
+pub const PATTERNS: &[Pattern] = &[IVA, LADDER3_3, LADDER3_4];
 
 /// The cell at `along` cells along `edge` and `dist` rows away from it.
 pub fn place(g: &Geometry, edge: Edge, along: i32, dist: i32) -> Option<Cell> {
@@ -421,13 +457,25 @@ mod tests {
 
     #[test]
     fn ladders_are_templates() {
+        check_ladder(&LADDER3_3, 1_000_000);
+    }
+
+    /// The escape four along needs about 1.5 million referee nodes a
+    /// direction (some 17 s in all): slow, but an unsound template would
+    /// make every connection built on it unsound.
+    #[test]
+    fn ladder_four_along_is_a_template() {
+        check_ladder(&LADDER3_4, 3_000_000);
+    }
+
+    fn check_ladder(pattern: &Pattern, budget: usize) {
         // Both directions (the first placement and the mirrored last one),
         // proved by the brute-force referee with the escape in place.
-        let g = Arc::new(Geometry::new(12, 4).unwrap());
-        let all = placements(&g, Edge::North, &LADDER3_3);
+        let g = Arc::new(Geometry::new(13, 4).unwrap());
+        let all = placements(&g, Edge::North, pattern);
         for &(anchor, carrier, stones) in [all[0], *all.last().unwrap()].iter() {
             let stones: Vec<Cell> = stones.iter().collect();
-            assert!(holds_with(&g, anchor, &stones, &carrier, 1_000_000));
+            assert!(holds_with(&g, anchor, &stones, &carrier, budget));
             // What the pattern adds: with only the carrier free, H-search
             // alone does not join the anchor to the edge; with the
             // templates it does.
