@@ -134,6 +134,17 @@ fn ziggurat_third_row_template_is_found() {
     assert!(fulls.iter().any(|f| f.len() == 8));
 }
 
+/// H-search alone, without the edge templates.
+fn without_templates(p: &Position) -> Knowledge {
+    Knowledge::with_params(
+        p,
+        VcParams {
+            edge_templates: false,
+            ..VcParams::default()
+        },
+    )
+}
+
 #[test]
 fn second_row_ladders_to_an_escape_are_found() {
     // Black b2 with its edge cell b1 taken by White is laddered along the
@@ -150,13 +161,7 @@ fn second_row_ladders_to_an_escape_are_found() {
               . . . . . . . . .
                . . . . . . . . .
                 . . . . . . . . .");
-    let k = Knowledge::with_params(
-        &p,
-        VcParams {
-            edge_templates: false,
-            ..VcParams::default()
-        },
-    );
+    let k = without_templates(&p);
     let (fulls, _) = connections(
         k.vcs(Color::Black),
         c(&p, "b2"),
@@ -213,13 +218,7 @@ fn template_iva_is_added_and_proved() {
             .any(|f| f.len() <= templates::IVA.carrier.len()),
         "IVa to the north edge"
     );
-    let without = Knowledge::with_params(
-        &p,
-        VcParams {
-            edge_templates: false,
-            ..VcParams::default()
-        },
-    );
+    let without = without_templates(&p);
     let (f2, _) = connections(
         without.vcs(Color::Black),
         c(&p, "e4"),

@@ -277,24 +277,7 @@ mod tests {
     /// As `holds`, giving up (answering no) after `budget` nodes. A yes is
     /// always a proof.
     fn holds_within(g: &Arc<Geometry>, anchor: Cell, region: &CellSet, budget: usize) -> bool {
-        let mut p = Position::new(g.clone());
-        for c in g.cells() {
-            if c != anchor && !region.contains(c) {
-                p.play(Color::White, c);
-            }
-        }
-        p.play(Color::Black, anchor);
-        let mut s = Solver {
-            anchor,
-            region: *region,
-            memo: HashMap::new(),
-            params: VcParams {
-                edge_templates: false,
-                ..VcParams::default()
-            },
-            budget,
-        };
-        s.wins(&mut p, false) && s.budget > 0
+        holds_with(g, anchor, &[], region, budget)
     }
 
     /// Shrinks a generous region around a 4th-row stone to a minimal
@@ -377,13 +360,9 @@ mod tests {
 
     /// Whether Black's `anchor` is joined to North within `region`, the
     /// `stones` being Black too and everything else White.
-    fn holds_with(
-        g: &Arc<Geometry>,
-        anchor: Cell,
-        stones: &[Cell],
-        region: &CellSet,
-        budget: usize,
-    ) -> bool {
+    /// Black at `anchor` and `stones`, the `region` empty, White
+    /// everywhere else.
+    fn board(g: &Arc<Geometry>, anchor: Cell, stones: &[Cell], region: &CellSet) -> Position {
         let mut p = Position::new(g.clone());
         for c in g.cells() {
             if c != anchor && !stones.contains(&c) && !region.contains(c) {
@@ -394,6 +373,17 @@ mod tests {
         for &c in stones {
             p.play(Color::Black, c);
         }
+        p
+    }
+
+    fn holds_with(
+        g: &Arc<Geometry>,
+        anchor: Cell,
+        stones: &[Cell],
+        region: &CellSet,
+        budget: usize,
+    ) -> bool {
+        let mut p = board(g, anchor, stones, region);
         let mut s = Solver {
             anchor,
             region: *region,
@@ -479,14 +469,7 @@ mod tests {
             // What the pattern adds: with only the carrier free, H-search
             // alone does not join the anchor to the edge; with the
             // templates it does.
-            let mut p = Position::new(g.clone());
-            for c in g.cells() {
-                if c != anchor && !stones.contains(&c) && !carrier.contains(c) {
-                    p.play(Color::White, c);
-                }
-            }
-            p.play(Color::Black, anchor);
-            p.play(Color::Black, stones[0]);
+            let p = board(&g, anchor, &stones, &carrier);
             for (templates, joined) in [(false, false), (true, true)] {
                 let params = VcParams {
                     edge_templates: templates,
