@@ -170,25 +170,39 @@ impl Knowledge {
 
     /// The winning move that leaves the most solid win, when the
     /// connections prove that `to_move` wins: of the empty cells in its
-    /// winning connections' carriers (semis' keys included), the one after
-    /// which its smallest edge-to-edge full has the fewest cells left to
-    /// defend (ties: the lower cell). Any winning move wins, but players
-    /// and Benzene's endgame file expect the one that finishes soonest;
-    /// the first cell of a carrier can prolong the game for nothing.
-    /// `None` when the connections do not prove a win.
-    pub fn simplest_win(&mut self, to_move: Color) -> Option<Cell> {
+    /// winning connections' carriers, the one after which its smallest
+    /// edge-to-edge full has the fewest cells left to defend. Any winning
+    /// move wins, but players and Benzene's endgame file expect the one
+    /// that finishes soonest; the first cell of a carrier can prolong the
+    /// game for nothing. `None` when the connections do not prove a win.
+    ///
+    /// Each candidate costs an incremental update (milliseconds on 11x11,
+    /// tens of them on 19x19), so candidates are tried in the order most
+    /// likely to matter (semis' keys, then the smallest full's carrier,
+    /// then the other carriers; by cell within each) and no new one is
+    /// started after `until`.
+    pub fn simplest_win(&mut self, to_move: Color, until: std::time::Instant) -> Option<Cell> {
         let vc = self.vcs(to_move);
-        let mut candidates = CellSet::EMPTY;
-        for f in vc.edge_fulls() {
-            candidates = candidates.union(f);
+        let empty = self.pos.empty_cells();
+        let mut groups: Vec<CellSet> = Vec::new();
+        groups.push(vc.edge_semis().iter().map(|s| s.key).collect());
+        let mut fulls: Vec<&CellSet> = vc.edge_fulls().iter().collect();
+        fulls.sort_by_key(|f| f.len());
+        groups.extend(fulls.into_iter().copied());
+        groups.extend(vc.edge_semis().iter().map(|s| s.carrier));
+        let mut seen = CellSet::EMPTY;
+        let mut candidates = Vec::new();
+        for g in groups {
+            for c in g.intersection(&empty).difference(&seen).iter() {
+                candidates.push(c);
+            }
+            seen = seen.union(&g);
         }
-        for s in vc.edge_semis() {
-            candidates = candidates.union(&s.carrier);
-            candidates.insert(s.key);
-        }
-        candidates = candidates.intersection(&self.pos.empty_cells());
         let mut best: Option<(usize, Cell)> = None;
-        for c in candidates.iter() {
+        for c in candidates {
+            if best.is_some() && std::time::Instant::now() >= until {
+                break;
+            }
             self.play(to_move, c);
             let left = if self.pos.winner() == Some(to_move) {
                 Some(0)

@@ -58,9 +58,9 @@ pub const IVA: Pattern = Pattern {
 };
 
 /// A 3rd-row ladder with an escape: a stone on the 3rd row whose own
-/// template is broken (the cell below-left of it, offset (0, 1), is not
-/// in the carrier and may be the opponent's), and another own stone three
-/// cells along the same row. Pushed along the 3rd row, the attacker
+/// template is broken (the first of its two neighbours towards the edge,
+/// offset (0, 1), is not in the carrier and may be the opponent's), and
+/// another own stone three cells along the same row. Pushed along the 3rd row, the attacker
 /// reaches the escape, whose own connection completes the ladder; the
 /// defender's other tries let the anchor connect on its own. H-search
 /// finds 2nd-row ladders with an escape by itself (each step is an OR of
@@ -336,7 +336,8 @@ mod tests {
     }
 
     /// A Black 3rd-row ladder against North: the anchor on the 3rd row,
-    /// the cell below it White, an escape stone `k` cells along the row,
+    /// its neighbour (0, 1) towards the edge White, an escape stone `k`
+    /// cells along the row,
     /// and a region of rows 1-3 wide enough for the ladder. Returns
     /// (geometry, anchor, escape, region).
     fn ladder_setup(k: i32) -> (Arc<Geometry>, Cell, Cell, CellSet) {
@@ -358,8 +359,6 @@ mod tests {
         (g, anchor, esc, region)
     }
 
-    /// Whether Black's `anchor` is joined to North within `region`, the
-    /// `stones` being Black too and everything else White.
     /// Black at `anchor` and `stones`, the `region` empty, White
     /// everywhere else.
     fn board(g: &Arc<Geometry>, anchor: Cell, stones: &[Cell], region: &CellSet) -> Position {
@@ -376,6 +375,9 @@ mod tests {
         p
     }
 
+    /// Whether Black's `anchor` is joined to North within `region`, the
+    /// `stones` being Black too and everything else White; no after
+    /// `budget` referee nodes.
     fn holds_with(
         g: &Arc<Geometry>,
         anchor: Cell,

@@ -516,7 +516,11 @@ impl Searcher {
         let mut known_loss = None;
         if params.knowledge {
             let t = Instant::now();
-            let verdict = Self::root_knowledge(&mut self.workers, self.pool.as_ref(), pos, to_move);
+            // A won position may spend a tenth of the budget on finding
+            // its simplest winning move.
+            let until = t + budget / 10;
+            let verdict =
+                Self::root_knowledge(&mut self.workers, self.pool.as_ref(), pos, to_move, until);
             log::debug!("knowledge at the root: {:.3}s", t.elapsed().as_secs_f64());
             match verdict {
                 RootKnowledge::Play(c, score) => {
@@ -652,6 +656,7 @@ impl Searcher {
         pool: Option<&rayon::ThreadPool>,
         pos: &Position,
         me: Color,
+        until: Instant,
     ) -> RootKnowledge {
         // Connections are built on the board with its dead and captured
         // cells filled in (checked to keep the winner against brute force
@@ -680,8 +685,8 @@ impl Searcher {
                 let key = k.winning_key(me);
                 let k = w0.know.as_mut().expect("just built");
                 let simplest = Knowledge::new(pos)
-                    .simplest_win(me)
-                    .or_else(|| k.simplest_win(me));
+                    .simplest_win(me, until)
+                    .or_else(|| k.simplest_win(me, until));
                 if let Some(c) = simplest.or(key).filter(|&c| pos.is_empty(c)) {
                     return RootKnowledge::Play(c, WIN - (2 * d_me - 1).max(1));
                 }
