@@ -101,8 +101,8 @@ fn mustplay_narrows_to_the_threats_and_is_empty_when_lost() {
 #[test]
 fn genmove_finishes_a_won_game_the_shortest_way_with_the_solver_running() {
     // Benzene's endgame.tst test 13 (easy-endgame04): White has won by
-    // its connections. i3 leaves 16 cells to defend, g4 (the solver's
-    // first proof) 18; the file accepts only i3. The solver, which runs
+    // its connections. i3 leaves 20 cells to defend, g4 (the solver's
+    // first proof) 22; the file accepts only i3. The solver, which runs
     // beside the search here, must not replace the search's simpler win.
     let black = "j1 h2 j3 d4 f5 i5 j5 i6 k7 i8 c9 j10 a11 d11 e11 g11 k11";
     let white = "h1 b2 g2 b3 e3 f3 g3 a4 c4 i4 b5 h5 c6 j6 e8 d9";
