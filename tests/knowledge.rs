@@ -193,7 +193,7 @@ fn template_iva_is_added_and_proved() {
         assert!(!pl.is_empty());
         assert!(
             pl.iter()
-                .all(|(_, c, _)| c.len() == templates::IVA.carrier.len())
+                .all(|(_, c)| c.len() == templates::IVA.carrier.len())
         );
     }
     let p = pos("
@@ -218,18 +218,17 @@ fn template_iva_is_added_and_proved() {
             .any(|f| f.len() <= templates::IVA.carrier.len()),
         "IVa to the north edge"
     );
+    // On an open board plain H-search finds a 19-cell connection too (the
+    // first, wrong, 18-cell carrier was "smaller than H-search finds" for
+    // that reason); the template keeps it when H-search's list limits
+    // drop it in a crowded position.
     let without = without_templates(&p);
     let (f2, _) = connections(
         without.vcs(Color::Black),
         c(&p, "e4"),
         Endpoint::Edge(Edge::North),
     );
-    // Plain H-search may find wider connections, never one this small.
-    let sizes: Vec<usize> = f2.iter().map(|f| f.len()).collect();
-    assert!(
-        sizes.iter().all(|&s| s > templates::IVA.carrier.len()),
-        "plain H-search does not find IVa: {sizes:?}"
-    );
+    assert!(f2.iter().all(|f| f.len() >= templates::IVA.carrier.len()));
 }
 
 /// Every connection H-search reports on random small positions is proved by
