@@ -304,34 +304,13 @@ mod tests {
         assert!(!holds(&g, at("e3"), &CellSet::EMPTY));
         assert!(holds(&g, at("c2"), &set("c1 d1")));
         assert!(!holds(&g, at("c2"), &set("c1")));
-        const OLD_IVA: Pattern = Pattern {
-            name: "IVa as first derived",
-            row: 3,
-            carrier: &[
-                (1, 3),
-                (-1, 2),
-                (0, 2),
-                (1, 2),
-                (2, 2),
-                (3, 2),
-                (-1, 1),
-                (0, 1),
-                (1, 1),
-                (2, 1),
-                (3, 1),
-                (4, 1),
-                (-1, 0),
-                (0, 0),
-                (1, 0),
-                (2, 0),
-                (3, 0),
-                (4, 0),
-            ],
-        };
-        // The first carrier: the opponent has a way through. (The
-        // independent `verify` referee and a plain minimax over the
-        // carrier agree; they take a minute, so they are not run here.)
-        let (anchor, carrier) = placements(&g, Edge::North, &OLD_IVA)[0];
+        // The first carrier, IVa's without (5, 0): the opponent has a way
+        // through. (The independent `verify` referee and a plain minimax
+        // over the carrier agree; they take a minute, so they are not run
+        // here.)
+        let (anchor, mut carrier) = placements(&g, Edge::North, &IVA)[0];
+        let (x, _) = g.coords(anchor);
+        carrier.remove(place(&g, Edge::North, x as i32 + 5, 0).unwrap());
         assert!(!holds(&g, anchor, &carrier));
     }
 }
