@@ -107,14 +107,9 @@ fn the_mover_with_a_semi_plays_its_key_at_once() {
     }
 }
 
-/// The fewest empty cells in any of `color`'s edge-to-edge full
-/// connections, 0 when it has won, `None` without one.
+/// `color`'s cells to defend on `p` (see `Knowledge::cells_to_defend`).
 fn cells_to_defend(p: &Position, color: Color) -> Option<usize> {
-    if p.winner() == Some(color) {
-        return Some(0);
-    }
-    let k = ferrohex::knowledge::Knowledge::new(p);
-    k.vcs(color).edge_fulls().iter().map(|f| f.len()).min()
+    ferrohex::knowledge::Knowledge::new(p).cells_to_defend(color)
 }
 
 #[test]

@@ -168,10 +168,20 @@ impl Knowledge {
             .map(|s| s.key)
     }
 
+    /// How many empty cells `color` still has to defend: the fewest in
+    /// any of its edge-to-edge full connections, 0 when it has won, `None`
+    /// without such a connection.
+    pub fn cells_to_defend(&self, color: Color) -> Option<usize> {
+        if self.pos.winner() == Some(color) {
+            return Some(0);
+        }
+        self.vcs(color).edge_fulls().iter().map(|f| f.len()).min()
+    }
+
     /// The winning move that leaves the most solid win, when the
     /// connections prove that `to_move` wins: of the empty cells in its
-    /// winning connections' carriers, the one after which its smallest
-    /// edge-to-edge full has the fewest cells left to defend. Any winning
+    /// winning connections' carriers, the one that leaves the fewest
+    /// [`Knowledge::cells_to_defend`]. Any winning
     /// move wins, but players and Benzene's endgame file expect the one
     /// that finishes soonest; the first cell of a carrier can prolong the
     /// game for nothing. `None` when the connections do not prove a win.
@@ -204,11 +214,7 @@ impl Knowledge {
                 break;
             }
             self.play(to_move, c);
-            let left = if self.pos.winner() == Some(to_move) {
-                Some(0)
-            } else {
-                self.vcs(to_move).edge_fulls().iter().map(|f| f.len()).min()
-            };
+            let left = self.cells_to_defend(to_move);
             self.undo();
             if let Some(n) = left
                 && best.is_none_or(|(m, _)| n < m)
