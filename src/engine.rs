@@ -25,6 +25,9 @@ const MAX_INPUT_BYTES: u64 = 16 << 20;
 /// How long genmove waits, after its search, for the solver to stop.
 const SOLVER_GRACE: Duration = Duration::from_millis(10);
 
+/// How long genmove waits for a solver still finishing the last move.
+const LEND_WAIT: Duration = Duration::from_millis(300);
+
 /// The solver, which genmove lends to a thread of its own; that thread may
 /// still be finishing when the move has been answered.
 struct SolverSlot {
@@ -52,10 +55,19 @@ impl SolverSlot {
         self.idle.get_or_insert_with(|| Solver::new(params))
     }
 
-    /// The solver, unless a lent one is still busy.
+    /// The solver, unless a lent one is still busy. A lent solver has been
+    /// told to stop and normally returns within a node or two, but the
+    /// next genmove can come sooner than that (a script's `loadsgf` and
+    /// `genmove` right after a move): it is given `LEND_WAIT` before the
+    /// move goes on without it.
     fn lend(&mut self) -> Option<Solver> {
-        if self.busy.as_ref().is_some_and(|h| !h.is_finished()) {
-            return None;
+        let until = Instant::now() + LEND_WAIT;
+        while self.busy.as_ref().is_some_and(|h| !h.is_finished()) {
+            if Instant::now() >= until {
+                log::info!("solver still busy: this move goes without it");
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(1));
         }
         self.get();
         self.idle.take()
@@ -788,4 +800,22 @@ fn parse_number(name: &str, value: &str, min: usize, max: usize) -> Result<usize
         .ok()
         .filter(|v| (min..=max).contains(v))
         .ok_or_else(|| format!("invalid {name}: {value} (expected {min} to {max})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solver_finishing_the_last_move_is_waited_for() {
+        // A script sends the next genmove as soon as the last one is
+        // answered, while the solver lent to it is still winding down.
+        let mut slot = SolverSlot::new(SolverParams::default());
+        let solver = slot.lend().expect("an idle solver");
+        slot.return_later(std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            solver
+        }));
+        assert!(slot.lend().is_some(), "the next move must get the solver");
+    }
 }

@@ -101,7 +101,10 @@ fn add(a: u64, b: u32) -> u64 {
 
 impl Search<'_> {
     fn check_abort(&mut self) {
-        if self.nodes.is_multiple_of(256) {
+        // A node costs tens to hundreds of microseconds, so looking at the
+        // clock every few nodes is free and keeps a stop prompt: genmove
+        // wants its solver back for the next move.
+        if self.nodes.is_multiple_of(4) {
             if self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }

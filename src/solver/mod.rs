@@ -488,14 +488,14 @@ impl Solver {
         let mv = match outcome {
             SolveOutcome::Unknown => None,
             _ if pos.winner().is_some() => None,
-            SolveOutcome::Win(w) if w == to_move => self.winning_move(pos, to_move),
+            SolveOutcome::Win(w) if w == to_move => self.winning_move(pos, to_move, stop),
             SolveOutcome::Win(_) => Some(self.resisting_move(pos, to_move)),
         };
         BestMove { outcome, mv }
     }
 
     /// A proved winning move from the table (after a winning solve).
-    fn winning_move(&mut self, pos: &Position, to_move: Color) -> Option<Cell> {
+    fn winning_move(&mut self, pos: &Position, to_move: Color, stop: &AtomicBool) -> Option<Cell> {
         let mut oracle = self.oracle(pos);
         let (hash, moves) = root_moves(oracle.as_mut(), to_move);
         let wins = |c: &Cell| {
@@ -513,7 +513,6 @@ impl Solver {
         {
             return Some(c);
         }
-        let never = AtomicBool::new(false);
         let mut child = pos.clone();
         let start = Instant::now();
         for cell in pos.empty_cells().iter() {
@@ -521,7 +520,7 @@ impl Solver {
             let r = self.solve_inner(
                 &child,
                 to_move.opponent(),
-                &never,
+                stop,
                 &mut |_| {},
                 start,
                 false,
