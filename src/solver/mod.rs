@@ -517,14 +517,7 @@ impl Solver {
         let start = Instant::now();
         for cell in pos.empty_cells().iter() {
             child.play(to_move, cell);
-            let r = self.solve_inner(
-                &child,
-                to_move.opponent(),
-                stop,
-                &mut |_| {},
-                start,
-                false,
-            );
+            let r = self.solve_inner(&child, to_move.opponent(), stop, &mut |_| {}, start, false);
             child.unplay();
             if r == SolveOutcome::Win(to_move) {
                 return Some(cell);
