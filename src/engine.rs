@@ -25,7 +25,7 @@ const MAX_INPUT_BYTES: u64 = 16 << 20;
 /// How long genmove waits, after its search, for the solver to stop.
 const SOLVER_GRACE: Duration = Duration::from_millis(10);
 
-/// How long genmove waits for a solver still finishing the last move.
+/// The longest genmove waits for a solver still finishing the last move.
 const LEND_WAIT: Duration = Duration::from_millis(300);
 
 /// The solver, which genmove lends to a thread of its own; that thread may
@@ -58,10 +58,10 @@ impl SolverSlot {
     /// The solver, unless a lent one is still busy. A lent solver has been
     /// told to stop and normally returns within a node or two, but the
     /// next genmove can come sooner than that (a script's `loadsgf` and
-    /// `genmove` right after a move): it is given `LEND_WAIT` before the
+    /// `genmove` right after a move): it is given up to `wait` before the
     /// move goes on without it.
-    fn lend(&mut self) -> Option<Solver> {
-        let until = Instant::now() + LEND_WAIT;
+    fn lend(&mut self, wait: Duration) -> Option<Solver> {
+        let until = Instant::now() + wait;
         while self.busy.as_ref().is_some_and(|h| !h.is_finished()) {
             if Instant::now() >= until {
                 log::info!("solver still busy: this move goes without it");
@@ -217,7 +217,15 @@ impl Engine {
         // told to stop and given a moment; if it is still busy, the move is
         // answered anyway and the solver finishes on its own, so genmove
         // keeps to its time whatever the solver is doing.
-        let lent = if use_solver { self.solver.lend() } else { None };
+        let budget = crate::search::time_budget(&time, pos.empty_cells().len(), self.params.level);
+        // Waiting for the last move's solver is charged to this move: at
+        // most a tenth of its budget.
+        let lend_wait = LEND_WAIT.min(budget / 10);
+        let lent = if use_solver {
+            self.solver.lend(lend_wait)
+        } else {
+            None
+        };
         let solver_stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel();
         // The solver's progress reports: which root moves it has proved to
@@ -244,7 +252,6 @@ impl Engine {
         // interrupt or a proof, or when the root's connections alone chose
         // the move (a won position or a forced reply), the solver gets only
         // a moment.
-        let budget = crate::search::time_budget(&time, pos.empty_cells().len(), self.params.level);
         let settled = crate::search::score_is_win(outcome.score) || outcome.nodes <= 1;
         let wait = if settled || self.stop.load(Ordering::SeqCst) {
             SOLVER_GRACE
@@ -811,11 +818,14 @@ mod tests {
         // A script sends the next genmove as soon as the last one is
         // answered, while the solver lent to it is still winding down.
         let mut slot = SolverSlot::new(SolverParams::default());
-        let solver = slot.lend().expect("an idle solver");
+        let solver = slot.lend(Duration::ZERO).expect("an idle solver");
         slot.return_later(std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(30));
             solver
         }));
-        assert!(slot.lend().is_some(), "the next move must get the solver");
+        assert!(
+            slot.lend(LEND_WAIT).is_some(),
+            "the next move must get the solver"
+        );
     }
 }
