@@ -523,6 +523,7 @@ impl Engine {
                 format!("[bool] use_guifx {}", p.use_guifx as u8),
                 format!("[bool] use_knowledge {}", p.use_knowledge as u8),
                 format!("[bool] use_vc {}", p.use_vc as u8),
+                format!("[bool] incremental {}", p.incremental as u8),
                 format!("[string] genmove_empty {}", self.solver_in_genmove_empty),
             ]
             .join("\n"));
@@ -543,6 +544,7 @@ impl Engine {
             "use_guifx" => p.use_guifx = parse_bool(value)?,
             "use_knowledge" => p.use_knowledge = parse_bool(value)?,
             "use_vc" => p.use_vc = parse_bool(value)?,
+            "incremental" => p.incremental = parse_bool(value)?,
             "genmove_empty" => {
                 self.solver_in_genmove_empty =
                     parse_number(name, value, 0, crate::board::MAX_CELLS)?;
@@ -550,7 +552,7 @@ impl Engine {
             }
             _ => {
                 return Err(format!(
-                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, threads, use_guifx, use_knowledge, use_vc, genmove_empty)"
+                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, threads, use_guifx, use_knowledge, use_vc, incremental, genmove_empty)"
                 ));
             }
         }

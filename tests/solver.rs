@@ -25,6 +25,9 @@ fn env_params() -> SolverParams {
     if let Ok(v) = std::env::var("FERROHEX_SOLVER_LOOK") {
         p.lookahead = v != "0";
     }
+    if let Ok(v) = std::env::var("FERROHEX_SOLVER_INCREMENTAL") {
+        p.incremental = v != "0";
+    }
     if let Ok(v) = std::env::var("FERROHEX_SOLVER_TIME") {
         p.max_time = Some(std::time::Duration::from_secs_f64(v.parse().unwrap()));
     }

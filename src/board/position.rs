@@ -135,7 +135,7 @@ impl Position {
     }
 
     /// The stones in the order they were placed.
-    pub fn placed(&self) -> impl Iterator<Item = (Color, Cell)> + '_ {
+    pub fn placed(&self) -> impl DoubleEndedIterator<Item = (Color, Cell)> + '_ {
         self.played.iter().map(|&(c, cell, _)| (c, cell))
     }
 

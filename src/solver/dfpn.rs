@@ -243,6 +243,7 @@ impl Search<'_> {
                 )
             };
             let child_th_delta = (th_phi as u64).min(by_eps).min(INF as u64) as u32;
+            self.oracle.before_children();
             self.oracle.play(to_move, c.cell);
             let ck = tt::key(self.oracle.position().hash(), to_move.opponent());
             let (p, d) = self.mid(ck, to_move.opponent(), child_th_phi, child_th_delta);

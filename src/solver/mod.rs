@@ -70,6 +70,10 @@ pub struct SolverParams {
     /// Expand new children when their parent is expanded (settles
     /// decided ones at once, seeds disproof numbers with move counts).
     pub lookahead: bool,
+    /// With the solver's own H-search: start each node's H-search from
+    /// the connections of an earlier position on the line, combining only
+    /// what the new stones changed (off: every node from scratch).
+    pub incremental: bool,
     /// How often progress is reported.
     pub progress_interval: Duration,
 }
@@ -88,6 +92,7 @@ impl Default for SolverParams {
             epsilon: 0.25,
             widening: 0.0,
             lookahead: false,
+            incremental: true,
             progress_interval: Duration::from_secs(1),
         }
     }
@@ -114,6 +119,7 @@ impl SolverParams {
             ("epsilon", self.epsilon.to_string()),
             ("widening", self.widening.to_string()),
             ("lookahead", b(self.lookahead)),
+            ("incremental", b(self.incremental)),
         ]
     }
 
@@ -154,6 +160,7 @@ impl SolverParams {
             "use_ice" => self.use_ice = flag()?,
             "use_vc" => self.use_vc = flag()?,
             "lookahead" => self.lookahead = flag()?,
+            "incremental" => self.incremental = flag()?,
             "ordering" => self.ordering = value.parse()?,
             "epsilon" | "widening" => {
                 let x: f64 = value.parse().map_err(|_| bad())?;
@@ -305,7 +312,7 @@ impl Solver {
                 self.params.use_ice,
             ))
         } else if self.params.use_vc
-            && let Some(f) = Fast::new(pos, self.params.ordering)
+            && let Some(f) = Fast::new(pos, self.params.ordering, self.params.incremental)
         {
             Box::new(f)
         } else {

@@ -18,12 +18,12 @@
 
 use std::collections::HashMap;
 
-use crate::board::{Cell, CellSet, Color, Position};
+use crate::board::{Cell, CellSet, Color, Position, zobrist_key};
 use crate::eval::{CellValues, EvalKind, Evaluator};
 use crate::knowledge::{Knowledge, fill_in};
 
 use super::ice;
-use super::vc::{Bits, Hsearch, cells, stones};
+use super::vc::{Bits, Closure, EdgeInfo, Goal, Hsearch, cells, stones};
 
 /// A set of cells as a 128-bit bitboard ([`super::vc`]); [`ALL`] stands
 /// for "every cell" on any board.
@@ -65,6 +65,11 @@ pub trait Oracle {
     fn winning_key(&mut self, _to_move: Color) -> Option<Cell> {
         None
     }
+
+    /// Called before the search goes down into a child of the current
+    /// position: an oracle that builds a child's answers from its
+    /// parent's can make sure the parent's are at hand.
+    fn before_children(&mut self) {}
 }
 
 /// The cells where `color` would join its two edges with one stone.
@@ -304,6 +309,101 @@ pub struct Fast {
     /// Fill-ins already computed, by table key (the search re-enters
     /// nodes, and the analysis is a fifth of a node's cost).
     fills: HashMap<u64, ice::Filled>,
+    /// Seed each H-search with the connections of an earlier position of
+    /// the line ([`Hsearch::run_seeded`]).
+    incremental: bool,
+    /// The connections of recent finished runs.
+    closures: Closures,
+}
+
+/// The connections of the last [`CLOSURES`] finished H-search runs, found
+/// by the hash of their stones and their colour. A run looks here for the
+/// closest position of its line: the df-pn search comes back to a node's
+/// subtree many times, each time to expand one new leaf below it, so the
+/// closures of its recent ancestors are what the new leaf can start from.
+struct Closures {
+    slots: Vec<Closure>,
+    /// Per slot: used as a seed since the eviction hand last passed it
+    /// (such a slot is passed over once: "second chance" eviction keeps
+    /// the ancestors a subtree keeps starting from).
+    used: Vec<bool>,
+    by_key: HashMap<(u64, Color), usize>,
+    /// The slot the next closure replaces (oldest first).
+    next: usize,
+}
+
+/// How many closures are kept (on 11x11, about 80 kB each).
+const CLOSURES: usize = 256;
+
+/// How many moves back a run looks for a closure to start from.
+const LOOK_BACK: usize = 24;
+
+impl Closures {
+    fn new() -> Closures {
+        Closures {
+            slots: Vec::new(),
+            used: Vec::new(),
+            by_key: HashMap::new(),
+            next: 0,
+        }
+    }
+
+    /// The closure for `color` of the latest position of `pos`'s line
+    /// (itself or up to [`LOOK_BACK`] moves back) that has one.
+    fn find(&mut self, pos: &Position, st: [u128; 2], color: Color) -> Option<&Closure> {
+        let mut hash = pos.hash();
+        let mut back = pos.placed().rev();
+        for _ in 0..=LOOK_BACK {
+            if let Some(&i) = self.by_key.get(&(hash, color))
+                && self.slots[i].seeds(st, color)
+            {
+                self.used[i] = true;
+                return Some(&self.slots[i]);
+            }
+            let (c, cell) = back.next()?;
+            hash ^= zobrist_key(c, cell);
+        }
+        None
+    }
+
+    /// Whether the closure of the position with `hash` for `color` is
+    /// here (it is then kept through the next eviction pass).
+    fn keep(&mut self, hash: u64, color: Color) -> bool {
+        match self.by_key.get(&(hash, color)) {
+            Some(&i) => {
+                self.used[i] = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The slot to export the next run into (emptied of the closure it
+    /// held).
+    fn slot(&mut self) -> &mut Closure {
+        if self.next == self.slots.len() {
+            self.slots.push(Closure::default());
+            self.used.push(false);
+        }
+        while self.used[self.next] {
+            self.used[self.next] = false;
+            self.next = (self.next + 1) % self.slots.len();
+        }
+        let slot = &mut self.slots[self.next];
+        if let Some(color) = slot.color {
+            self.by_key.remove(&(slot.hash, color));
+        }
+        slot
+    }
+
+    /// Files the closure just exported into [`Closures::slot`].
+    fn file(&mut self) {
+        let slot = &self.slots[self.next];
+        if let Some(color) = slot.color {
+            self.by_key.insert((slot.hash, color), self.next);
+            self.next = (self.next + 1) % CLOSURES;
+        }
+    }
 }
 
 /// A stored expansion (moves possibly not ordered yet).
@@ -317,8 +417,10 @@ const CACHE_MAX: usize = 100_000;
 
 impl Fast {
     /// `None` when the board is too big for the bitboards.
-    pub fn new(pos: &Position, eval: EvalKind) -> Option<Fast> {
+    pub fn new(pos: &Position, eval: EvalKind, incremental: bool) -> Option<Fast> {
         Some(Fast {
+            incremental,
+            closures: Closures::new(),
             bits: Bits::new(pos.geometry())?,
             pos: pos.clone(),
             hs: Hsearch::new(),
@@ -381,6 +483,22 @@ impl Oracle for Fast {
     fn winning_key(&mut self, to_move: Color) -> Option<Cell> {
         self.winning_key_fresh(to_move)
     }
+
+    /// Keeps (or builds again) both colours' closures of this position,
+    /// so that its children's runs start from them: the df-pn search
+    /// expands a node's children over many visits, long after the node's
+    /// own runs left the [`Closures`].
+    fn before_children(&mut self) {
+        if !self.incremental || self.pos.winner().is_some() {
+            return;
+        }
+        let st = stones(&self.pos);
+        for color in Color::BOTH {
+            if !self.closures.keep(self.pos.hash(), color) {
+                self.hsearch(st, color, Goal::Closure);
+            }
+        }
+    }
 }
 
 impl Fast {
@@ -416,7 +534,7 @@ impl Fast {
         }
         let st = stones(&self.pos);
         let empty = self.bits.all & !st[0] & !st[1];
-        let mine = self.hs.run(&self.bits, st, to_move, true);
+        let mine = self.hsearch(st, to_move, Goal::Mover);
         if let Some(carrier) = mine.full {
             return Expansion::Decided(to_move, carrier);
         }
@@ -424,7 +542,7 @@ impl Fast {
             return Expansion::Decided(to_move, carrier);
         }
         let opp = to_move.opponent();
-        let theirs = self.hs.run(&self.bits, st, opp, false);
+        let theirs = self.hsearch(st, opp, Goal::Opponent);
         if let Some(carrier) = theirs.full {
             return Expansion::Decided(opp, carrier);
         }
@@ -459,6 +577,23 @@ impl Fast {
             );
         }
         Expansion::Moves(moves, theirs.semi_union)
+    }
+
+    /// H-search for `color` on `st`, seeded with the closest closure of
+    /// the line when `incremental`; a finished run's connections are kept
+    /// for the runs below it.
+    fn hsearch(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo {
+        if !self.incremental {
+            return self.hs.run_seeded(&self.bits, st, color, goal, None);
+        }
+        let seed = self.closures.find(&self.pos, st, color);
+        let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
+        let slot = self.closures.slot();
+        if self.hs.export(st, color, slot) {
+            slot.hash = self.pos.hash();
+        }
+        self.closures.file();
+        info
     }
 
     fn winning_key_fresh(&mut self, to_move: Color) -> Option<Cell> {

@@ -1,8 +1,8 @@
-//! The solver's own virtual connections: H-search (Anshelevich) from
-//! scratch at every node, on 128-bit bitboards, for boards of at most 121
-//! cells (11x11). Small fixed-size lists and early exits make it far
-//! cheaper than a general incremental engine on the small boards the
-//! solver proves.
+//! The solver's own virtual connections: H-search (Anshelevich) on
+//! 128-bit bitboards, for boards of at most 121 cells (11x11), with small
+//! fixed-size lists and early exits. A run can start from the connections
+//! an earlier position of the same line found (a [`Closure`]) and combine
+//! only what the new stones changed ([`Hsearch::run_seeded`]).
 //!
 //! Nodes of one colour's graph are its two edges (a group touching an edge
 //! belongs to it), its other groups and every empty cell. Base full
@@ -146,11 +146,20 @@ pub struct Hsearch {
     keys: Box<[[u8; SMAX]; W * W]>,
     /// Per node: the nodes it has a full connection with.
     adj: [u128; W],
+    /// Per node: the later nodes it has a semi with.
+    sadj: [u128; W],
     /// Per node: its cell's bit when it is an empty cell, else 0.
     cell_bit: [u128; W],
     /// Per node: the cell index (empty cells only).
     cell_of: [u8; W],
-    queue: Vec<(u8, u8, u128)>,
+    /// Per ordered pair (mirrored): bit k set when full k was seeded
+    /// unchanged from the parent run.
+    oldm: Box<[u8; W * W]>,
+    /// Fulls still to combine by AND: ends, carrier, and whether it is a
+    /// seed that only lost carrier cells to new own stones.
+    queue: Vec<(u8, u8, bool, u128)>,
+    /// What the fulls being added are (see [`Origin`]).
+    origin: Origin,
     /// Stop when this is found: 0 never, 1 an edge full, 2 a full or semi.
     stop_at: u8,
     stopped: bool,
@@ -162,6 +171,94 @@ pub struct Hsearch {
     edge_full: Option<u128>,
     /// Give up the edge semis when their intersection is already empty.
     cap_empty_stops: bool,
+    /// Per node: its endpoint code in a [`Closure`] (see [`END_E1`]).
+    rep: [u8; W],
+    /// Nodes in the last run.
+    m: usize,
+    /// Seeds the new stones changed, inserted after the unchanged ones.
+    changed: Vec<(Conn, Origin)>,
+    /// The edge-to-edge semis found in this run, kept or not (at most
+    /// [`EDGE_LIST_MAX`]), for [`Hsearch::export`].
+    edge_list: Vec<(u128, u8)>,
+}
+
+const EDGE_LIST_MAX: usize = 256;
+
+/// When a run may stop early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// For the player to move: at the first edge-to-edge semi or full.
+    Mover,
+    /// For the other player: at an edge-to-edge full, or when the edge
+    /// semis' common cells run out (the mover has lost).
+    Opponent,
+    /// Only at an edge-to-edge full: the whole closure, to seed later runs.
+    Closure,
+}
+
+/// Where a full connection being added comes from: it decides what the
+/// AND rule still has to combine it with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// A seed the new stones left as it was: every combination of it with
+    /// another such seed is in the seed already. Not queued.
+    Old,
+    /// A seed that only lost carrier cells to new own stones: combined
+    /// with an `Old` full it gives the seeded combination minus those
+    /// cells, which is seeded (shrunk) itself; so it is combined only with
+    /// fulls that are not `Old`.
+    Shrunk,
+    /// Derived in this run, or a seed whose end grew or whose key became
+    /// an own stone: combined with everything.
+    New,
+}
+
+/// Endpoint codes of the two edges in a [`Closure`] (cells are below 128).
+const END_E1: u8 = 254;
+const END_E2: u8 = 255;
+/// The key of a full connection in a [`Conn`].
+const NO_KEY: u8 = 255;
+
+/// One connection of a finished run, its ends named by cells (a group by
+/// its lowest cell) or edge codes, so that it survives renumbering.
+#[derive(Clone, Copy, Debug)]
+struct Conn {
+    carrier: u128,
+    a: u8,
+    b: u8,
+    /// The key cell of a semi; [`NO_KEY`] for a full.
+    key: u8,
+    /// Its list was full: connections may have been left out of it.
+    capped: bool,
+}
+
+/// The connections a finished run found for one colour on a position.
+///
+/// They stay valid on every later position of the same line (a superset of
+/// its stones) whose opponent stones miss their carriers and ends: own
+/// stones only help a connection, and opponent stones outside its carrier
+/// cannot touch it. [`Hsearch::run_seeded`] starts from them and combines
+/// only what the new stones changed, which is what makes a child's
+/// H-search cheap next to its parent's (Benzene's incremental build does
+/// the same on its own connection sets).
+#[derive(Clone, Debug, Default)]
+pub struct Closure {
+    /// The stones (Black, White) of the position it was built on.
+    pub stones: [u128; 2],
+    /// The Zobrist hash of those stones (set by the caller that files it).
+    pub hash: u64,
+    /// The colour whose connections these are; `None` while empty.
+    pub color: Option<Color>,
+    conns: Vec<Conn>,
+}
+
+impl Closure {
+    /// Whether it can seed a run for `color` on `stones`.
+    pub fn seeds(&self, stones: [u128; 2], color: Color) -> bool {
+        self.color == Some(color)
+            && self.stones[0] & !stones[0] == 0
+            && self.stones[1] & !stones[1] == 0
+    }
 }
 
 impl Default for Hsearch {
@@ -199,9 +296,12 @@ impl Hsearch {
             semis: table(),
             keys: table(),
             adj: [0; W],
+            sadj: [0; W],
             cell_bit: [0; W],
             cell_of: [0; W],
+            oldm: table(),
             queue: Vec::new(),
+            origin: Origin::New,
             stop_at: 0,
             stopped: false,
             edge_cap: 0,
@@ -210,6 +310,10 @@ impl Hsearch {
             edge_semi: None,
             edge_full: None,
             cap_empty_stops: false,
+            rep: [0; W],
+            m: 0,
+            changed: Vec::new(),
+            edge_list: Vec::new(),
         }
     }
 
@@ -224,6 +328,31 @@ impl Hsearch {
         color: Color,
         for_mover: bool,
     ) -> EdgeInfo {
+        let goal = if for_mover {
+            Goal::Mover
+        } else {
+            Goal::Opponent
+        };
+        self.run_seeded(bits, stones, color, goal, None)
+    }
+
+    /// [`Hsearch::run`], starting from the connections of `seed` (a
+    /// finished run for `color` on an earlier position of this line: see
+    /// [`Closure::seeds`]). What the seed already combined is not combined
+    /// again; only seeds the new stones changed (a carrier that lost a cell
+    /// to an own stone, an end in a group that grew, a semi whose key is
+    /// now an own stone) and the new base connections go through AND and
+    /// OR. The result can differ from a fresh run's only where the capped
+    /// lists kept different connections.
+    pub fn run_seeded(
+        &mut self,
+        bits: &Bits,
+        stones: [u128; 2],
+        color: Color,
+        goal: Goal,
+        seed: Option<&Closure>,
+    ) -> EdgeInfo {
+        self.m = 0;
         let own = stones[color.index()];
         let (e1, e2) = color.edges();
         // Cells on no possible chain of this colour (not reachable from
@@ -265,7 +394,12 @@ impl Hsearch {
                 ..EdgeInfo::default()
             };
         }
+        self.rep[0] = END_E1;
+        self.rep[1] = END_E2;
         for (k, &cells) in node_cells[..groups].iter().enumerate() {
+            if k >= 2 {
+                self.rep[k] = cells.trailing_zeros() as u8;
+            }
             let mut c = cells;
             while c != 0 {
                 let i = c.trailing_zeros() as usize;
@@ -283,22 +417,47 @@ impl Hsearch {
             node_cells[m] = bit(i);
             self.cell_bit[m] = bit(i);
             self.cell_of[m] = i as u8;
+            self.rep[m] = i as u8;
             m += 1;
         }
+        self.m = m;
         for a in 0..m {
             self.nf[a * W..a * W + m].fill(0);
+            self.oldm[a * W..a * W + m].fill(0);
             self.ns[a * W..a * W + m].fill(0);
         }
         self.adj[..m].fill(0);
+        self.sadj[..m].fill(0);
         self.queue.clear();
-        self.stop_at = if for_mover { 2 } else { 1 };
+        self.edge_list.clear();
+        self.origin = Origin::New;
+        self.stop_at = match goal {
+            Goal::Mover => 2,
+            Goal::Opponent => 1,
+            Goal::Closure => 0,
+        };
         self.stopped = false;
         self.edge_cap = empty;
         self.edge_union = 0;
         self.edge_semis = 0;
         self.edge_semi = None;
         self.edge_full = None;
-        self.cap_empty_stops = !for_mover;
+        self.cap_empty_stops = goal == Goal::Opponent;
+        if let Some(seed) = seed.filter(|s| s.seeds(stones, color)) {
+            // Groups holding stones the seed's position did not have.
+            let fresh = own & !seed.stones[color.index()];
+            let mut grown = 0u128;
+            for (k, &cells) in node_cells[..groups].iter().enumerate() {
+                if cells & fresh != 0 {
+                    grown |= bit(k);
+                }
+            }
+            self.seed(seed, &node_of, own, opp, grown);
+            if self.stopped {
+                self.m = 0;
+                return self.info();
+            }
+        }
         // Base: adjacent nodes. Edge nodes are adjacent to the empty cells
         // along their edge too.
         let edge_touch = [bits.edge(e1), bits.edge(e2)];
@@ -321,15 +480,22 @@ impl Hsearch {
         // found by AND through that cell.
         let mut qi = 0;
         while qi < self.queue.len() && !self.stopped {
-            let (x, y, c) = self.queue[qi];
+            let (x, y, shrunk, c) = self.queue[qi];
             qi += 1;
             let (x, y) = (x as usize, y as usize);
-            self.and_from(x, y, c);
+            self.and_from(x, y, c, shrunk);
             if self.stopped {
                 break;
             }
-            self.and_from(y, x, c);
+            self.and_from(y, x, c, shrunk);
         }
+        if self.stopped {
+            self.m = 0;
+        }
+        self.info()
+    }
+
+    fn info(&self) -> EdgeInfo {
         EdgeInfo {
             full: self.edge_full,
             semi: self.edge_semi,
@@ -339,9 +505,166 @@ impl Hsearch {
         }
     }
 
+    /// Adds the still valid connections of `seed`: first those the new
+    /// stones left as they were (their combinations are in the seed
+    /// already), then the changed ones, queued for AND and tried for OR
+    /// (see [`Origin`]).
+    fn seed(
+        &mut self,
+        seed: &Closure,
+        node_of: &[u8; MAX_BITS],
+        own: u128,
+        opp: u128,
+        grown: u128,
+    ) {
+        let node = |e: u8| -> Option<usize> {
+            match e {
+                END_E1 => Some(E1),
+                END_E2 => Some(E2),
+                i => match node_of[i as usize & (MAX_BITS - 1)] {
+                    u8::MAX => None,
+                    n => Some(n as usize),
+                },
+            }
+        };
+        let mut changed = std::mem::take(&mut self.changed);
+        changed.clear();
+        // A full list that loses a connection to the new opponent stones
+        // may have turned others away that the new stones leave alone:
+        // everything at its ends is combined again.
+        let mut damaged = 0u128;
+        for conn in seed
+            .conns
+            .iter()
+            .filter(|c| c.capped && c.carrier & opp != 0)
+        {
+            for e in [conn.a, conn.b] {
+                if let Some(n) = node(e) {
+                    damaged |= bit(n);
+                }
+            }
+        }
+        let grown = grown | damaged;
+        self.origin = Origin::Old;
+        for conn in &seed.conns {
+            if conn.carrier & opp != 0 {
+                continue;
+            }
+            let (Some(a), Some(b)) = (node(conn.a), node(conn.b)) else {
+                continue;
+            };
+            if a == b {
+                continue;
+            }
+            let carrier = conn.carrier & !own;
+            let key_taken = conn.key != NO_KEY && own & bit(conn.key as usize) != 0;
+            let origin = if key_taken || grown & (bit(a) | bit(b)) != 0 {
+                Origin::New
+            } else if carrier != conn.carrier {
+                Origin::Shrunk
+            } else {
+                self.append_old(a, b, carrier, conn.key);
+                if self.stopped {
+                    break;
+                }
+                continue;
+            };
+            let key = if key_taken { NO_KEY } else { conn.key };
+            changed.push((
+                Conn {
+                    carrier,
+                    a: a as u8,
+                    b: b as u8,
+                    key,
+                    capped: false,
+                },
+                origin,
+            ));
+        }
+        for &(conn, origin) in &changed {
+            if self.stopped {
+                break;
+            }
+            self.origin = origin;
+            let (a, b) = (conn.a as usize, conn.b as usize);
+            if conn.key == NO_KEY {
+                self.add_full(a, b, conn.carrier);
+            } else {
+                self.add_semi(a, b, conn.carrier, conn.key);
+            }
+        }
+        self.origin = Origin::New;
+        self.changed = changed;
+    }
+
+    /// Saves the last run's connections into `out` (for [`run_seeded`]
+    /// on later positions); false when that run stopped early or gave up,
+    /// so that its lists are not the whole closure.
+    ///
+    /// [`run_seeded`]: Hsearch::run_seeded
+    pub fn export(&self, stones: [u128; 2], color: Color, out: &mut Closure) -> bool {
+        out.conns.clear();
+        out.color = None;
+        if self.m == 0 {
+            return false;
+        }
+        let m = self.m;
+        for a in 0..m {
+            // Each pair once: the nodes after `a`.
+            let mut bs = self.adj[a] & ((u128::MAX << a) << 1);
+            while bs != 0 {
+                let b = bs.trailing_zeros() as usize;
+                bs &= bs - 1;
+                let p = ix(a, b);
+                let n = (self.nf[p] as usize).min(FMAX);
+                for &carrier in &self.fulls[p][..n] {
+                    out.conns.push(Conn {
+                        carrier,
+                        a: self.rep[a],
+                        b: self.rep[b],
+                        key: NO_KEY,
+                        capped: n == FMAX,
+                    });
+                }
+            }
+        }
+        // The edge semis: every one found, not only those the list kept,
+        // since the mustplay is the common cells of all of them.
+        for &(carrier, key) in &self.edge_list {
+            out.conns.push(Conn {
+                carrier,
+                a: END_E1,
+                b: END_E2,
+                key,
+                capped: self.edge_list.len() == EDGE_LIST_MAX,
+            });
+        }
+        for a in 0..m {
+            let mut bs = self.sadj[a] & !bit(E2);
+            while bs != 0 {
+                let b = bs.trailing_zeros() as usize;
+                bs &= bs - 1;
+                let p = ix(a, b);
+                let ns = (self.ns[p] as usize).min(SMAX);
+                for k in 0..ns {
+                    out.conns.push(Conn {
+                        carrier: self.semis[p][k],
+                        a: self.rep[a],
+                        b: self.rep[b],
+                        key: self.keys[p][k],
+                        capped: ns == SMAX,
+                    });
+                }
+            }
+        }
+        out.stones = stones;
+        out.color = Some(color);
+        true
+    }
+
     /// AND rule for the full (a, b, c) with `b` in the middle.
     #[inline]
-    fn and_from(&mut self, a: usize, b: usize, c: u128) {
+    fn and_from(&mut self, a: usize, b: usize, c: u128, shrunk: bool) {
         if b < 2 {
             return;
         }
@@ -360,9 +683,10 @@ impl Hsearch {
             // The list (b, z) cannot change below: only pairs (a, z) do.
             let p = ix(b, z);
             let nf = self.nf[p] as usize;
+            let skip = if shrunk { self.oldm[p] } else { 0 };
             for k in 0..nf.min(FMAX) {
                 let d = self.fulls[p][k];
-                if d & block != 0 {
+                if d & block != 0 || skip >> k & 1 != 0 {
                     continue;
                 }
                 let u = c | d;
@@ -390,22 +714,28 @@ impl Hsearch {
             return;
         }
         // Drop the kept fulls that contain the new one.
+        let mut old = self.oldm[p];
         let mut k = 0;
         let mut n = nf;
         while k < n {
             if c & !fl[k] == 0 {
                 fl[k] = fl[n - 1];
+                old = old & !(1 << k) | (old >> (n - 1) & 1) << k;
                 n -= 1;
             } else {
                 k += 1;
             }
         }
+        old &= (1 << n) - 1;
         if n < FMAX {
             fl[n] = c;
+            old |= u8::from(self.origin == Origin::Old) << n;
         }
         let list = *fl;
         let q = ix(b, a);
         self.fulls[q] = list;
+        self.oldm[p] = old;
+        self.oldm[q] = old;
         if n == FMAX {
             self.nf[p] = n as u8;
             self.nf[q] = n as u8;
@@ -420,7 +750,68 @@ impl Hsearch {
             self.stopped = true;
             return;
         }
-        self.queue.push((a as u8, b as u8, c));
+        if self.origin != Origin::Old {
+            self.queue
+                .push((a as u8, b as u8, self.origin == Origin::Shrunk, c));
+        }
+    }
+
+    /// Counts an edge-to-edge semi for the mustplay, and stops the run
+    /// when its goal is reached.
+    fn edge_semi_found(&mut self, s: u128, key: u8) {
+        if self.edge_list.len() < EDGE_LIST_MAX {
+            self.edge_list.push((s, key));
+        }
+        self.edge_semis += 1;
+        self.edge_cap &= s;
+        self.edge_union |= s;
+        if self.edge_semi.is_none() {
+            self.edge_semi = Some((key as usize, s));
+        }
+        if self.stop_at == 2 || (self.cap_empty_stops && self.edge_cap == 0) {
+            self.stopped = true;
+        }
+    }
+
+    /// Adds a seed the new stones left as it was ([`Origin::Old`]) without
+    /// the checks [`Hsearch::add_full`] and [`Hsearch::add_semi`] make:
+    /// the seed's lists held no connection containing another, and its
+    /// unchanged ends are the same nodes as before, so only its own list
+    /// mates (the only connections added so far) share its list.
+    #[inline]
+    fn append_old(&mut self, a: usize, b: usize, c: u128, key: u8) {
+        let (a, b) = (a & (W - 1), b & (W - 1));
+        if key == NO_KEY {
+            let (p, q) = (ix(a, b), ix(b, a));
+            let n = self.nf[p] as usize;
+            if n >= FMAX {
+                return;
+            }
+            self.fulls[p][n] = c;
+            self.fulls[q][n] = c;
+            self.oldm[p] |= 1 << n;
+            self.oldm[q] = self.oldm[p];
+            self.nf[p] = (n + 1) as u8;
+            self.nf[q] = (n + 1) as u8;
+            self.adj[a] |= bit(b);
+            self.adj[b] |= bit(a);
+            if a + b == E1 + E2 && a.max(b) == E2 {
+                self.edge_full = Some(c);
+                self.stopped = true;
+            }
+        } else {
+            let p = ix(a.min(b), a.max(b));
+            let n = self.ns[p] as usize;
+            if n < SMAX {
+                self.semis[p][n] = c;
+                self.keys[p][n] = key;
+                self.ns[p] = (n + 1) as u8;
+                self.sadj[a.min(b)] |= bit(a.max(b));
+            }
+            if p == ix(E1, E2) {
+                self.edge_semi_found(c, key);
+            }
+        }
     }
 
     #[inline(always)]
@@ -457,24 +848,22 @@ impl Hsearch {
             sl[n] = s;
             kl[n] = key;
             self.ns[p] = (n + 1) as u8;
+            self.sadj[a.min(b) & (W - 1)] |= bit(a.max(b));
         }
         if p == ix(E1, E2) {
-            self.edge_semis += 1;
-            self.edge_cap &= s;
-            self.edge_union |= s;
-            if self.edge_semi.is_none() {
-                self.edge_semi = Some((key as usize, s));
-            }
-            if self.stop_at == 2 || (self.cap_empty_stops && self.edge_cap == 0) {
-                self.stopped = true;
+            self.edge_semi_found(s, key);
+            if self.stopped {
                 return;
             }
         }
         // OR: the new semi with others whose carriers leave no common cell.
         if n >= 1
+            && self.origin != Origin::Old
             && let Some(u) = or_combine(&self.semis[p][..n], s)
         {
+            let origin = std::mem::replace(&mut self.origin, Origin::New);
             self.add_full(a, b, u);
+            self.origin = origin;
         }
     }
 }
@@ -687,6 +1076,224 @@ mod regression {
         }
         println!("vc checksum {h:#018x} found {found:?}");
         assert_eq!(h, 0xfcc8_9b48_33c2_06ea);
+    }
+
+    /// Adds `k` random stones (random colours) to `st`.
+    fn add_stones(rng: &mut Rng, n: usize, st: [u128; 2], k: usize) -> [u128; 2] {
+        let mut st = st;
+        let mut placed = 0;
+        while placed < k && (st[0] | st[1]).count_ones() < n as u32 {
+            let i = rng.below(n);
+            if (st[0] | st[1]) & bit(i) == 0 {
+                st[rng.below(2)] |= bit(i);
+                placed += 1;
+            }
+        }
+        st
+    }
+
+    /// What the solver reads from a run: who is decided, and the mustplay.
+    fn verdict(info: &EdgeInfo, goal: Goal, empty: u128) -> (bool, u128) {
+        let decided = info.full.is_some()
+            || (goal == Goal::Mover && info.semi.is_some())
+            || (goal == Goal::Opponent && info.semis > 0 && info.semi_cap & empty == 0);
+        let must = if decided {
+            0
+        } else if info.semis > 0 {
+            info.semi_cap & empty
+        } else {
+            empty
+        };
+        (decided, must)
+    }
+
+    /// A closure of the very same position adds nothing to find: the
+    /// seeded run reads the same verdicts as a fresh one.
+    #[test]
+    fn a_seed_of_the_same_position_gives_the_same_verdicts() {
+        let mut rng = Rng(0x51ed_270b_2718_2818);
+        let (mut hs, mut fresh) = (Hsearch::new(), Hsearch::new());
+        let mut closure = Closure::default();
+        let mut exported = 0;
+        for _ in 0..600 {
+            let s = 3 + rng.below(9);
+            let bits = Bits::new(&Geometry::new(s, s).unwrap()).unwrap();
+            let st = {
+                let k = rng.below(bits.n / 2 + 1);
+                random_stones(&mut rng, bits.n, k)
+            };
+            let empty = bits.all & !st[0] & !st[1];
+            for color in Color::BOTH {
+                hs.run_seeded(&bits, st, color, Goal::Closure, None);
+                if !hs.export(st, color, &mut closure) {
+                    continue;
+                }
+                exported += 1;
+                for goal in [Goal::Mover, Goal::Opponent] {
+                    let seeded = hs.run_seeded(&bits, st, color, goal, Some(&closure));
+                    let from_scratch = fresh.run_seeded(&bits, st, color, goal, None);
+                    assert_eq!(
+                        verdict(&seeded, goal, empty),
+                        verdict(&from_scratch, goal, empty),
+                        "{s}x{s} {st:?} {color:?} {goal:?}"
+                    );
+                }
+            }
+        }
+        assert!(exported > 500, "only {exported} closures");
+    }
+
+    /// After new stones of both colours, a run seeded with the old
+    /// position's closure still finds (nearly) every decision a fresh run
+    /// finds: a seed must not hide what the new stones leave standing
+    /// (connections a full list turned away are combined again).
+    #[test]
+    fn seeded_runs_find_what_fresh_runs_find() {
+        let mut rng = Rng(0x0bad_5eed_1234_5678);
+        let (mut hs, mut fresh) = (Hsearch::new(), Hsearch::new());
+        let mut closure = Closure::default();
+        let (mut decided, mut missed, mut extra, mut same_must, mut compared) = (0, 0, 0, 0, 0);
+        for _ in 0..1500 {
+            let s = 5 + rng.below(7);
+            let bits = Bits::new(&Geometry::new(s, s).unwrap()).unwrap();
+            let st = {
+                let k = rng.below(bits.n / 3 + 1);
+                random_stones(&mut rng, bits.n, k)
+            };
+            let color = Color::BOTH[rng.below(2)];
+            hs.run_seeded(&bits, st, color, Goal::Closure, None);
+            if !hs.export(st, color, &mut closure) {
+                continue;
+            }
+            let later = {
+                let k = 1 + rng.below(3);
+                add_stones(&mut rng, bits.n, st, k)
+            };
+            let empty = bits.all & !later[0] & !later[1];
+            for goal in [Goal::Mover, Goal::Opponent] {
+                let seeded = verdict(
+                    &hs.run_seeded(&bits, later, color, goal, Some(&closure)),
+                    goal,
+                    empty,
+                );
+                let from_scratch = verdict(
+                    &fresh.run_seeded(&bits, later, color, goal, None),
+                    goal,
+                    empty,
+                );
+                decided += from_scratch.0 as usize;
+                missed += (from_scratch.0 && !seeded.0) as usize;
+                extra += (seeded.0 && !from_scratch.0) as usize;
+                if !seeded.0 && !from_scratch.0 {
+                    compared += 1;
+                    same_must += (seeded.1 == from_scratch.1) as usize;
+                }
+            }
+        }
+        println!(
+            "decided {decided}, missed {missed}, extra {extra}, same mustplay {same_must} of {compared}"
+        );
+        assert!(decided > 500, "too few decided positions: {decided}");
+        assert!(missed * 50 <= decided, "missed {missed} of {decided}");
+        assert!(
+            same_must * 10 >= compared * 9,
+            "mustplay differs: {same_must} of {compared}"
+        );
+    }
+
+    /// Who wins with `to_move` to play, by exhaustive search.
+    fn brute(
+        bits: &Bits,
+        st: [u128; 2],
+        to_move: Color,
+        memo: &mut std::collections::HashMap<([u128; 2], Color), Color>,
+    ) -> Color {
+        for c in Color::BOTH {
+            let (e1, e2) = c.edges();
+            let own = st[c.index()];
+            if bits.flood(bits.edge(e1) & own, own) & bits.edge(e2) != 0 {
+                return c;
+            }
+        }
+        if let Some(&w) = memo.get(&(st, to_move)) {
+            return w;
+        }
+        let mut empty = bits.all & !st[0] & !st[1];
+        let mut winner = to_move.opponent();
+        while empty != 0 {
+            let i = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            let mut next = st;
+            next[to_move.index()] |= bit(i);
+            if brute(bits, next, to_move.opponent(), memo) == to_move {
+                winner = to_move;
+                break;
+            }
+        }
+        memo.insert((st, to_move), winner);
+        winner
+    }
+
+    /// Every decision a seeded run makes holds on the board: an edge full
+    /// wins with the opponent to move, an edge semi with the owner to
+    /// move, and an empty mustplay loses (checked by exhaustive search on
+    /// small boards, the seed's position a few stones back).
+    #[test]
+    fn seeded_decisions_are_right() {
+        let mut rng = Rng(0x7f4a_7c15_9e37_79b9);
+        let mut hs = Hsearch::new();
+        let mut closure = Closure::default();
+        let mut checked = 0;
+        for _ in 0..1500 {
+            let (w, h) = (3 + rng.below(3), 3 + rng.below(3));
+            let bits = Bits::new(&Geometry::new(w, h).unwrap()).unwrap();
+            let before = {
+                let k = rng.below(bits.n / 3 + 1);
+                random_stones(&mut rng, bits.n, k)
+            };
+            let later = {
+                let k = 1 + rng.below(3);
+                add_stones(&mut rng, bits.n, before, k)
+            };
+            let empty = bits.all & !later[0] & !later[1];
+            if empty.count_ones() > 14 {
+                continue;
+            }
+            let color = Color::BOTH[rng.below(2)];
+            hs.run_seeded(&bits, before, color, Goal::Closure, None);
+            if !hs.export(before, color, &mut closure) {
+                continue;
+            }
+            let mut memo = std::collections::HashMap::new();
+            let mover = hs.run_seeded(&bits, later, color, Goal::Mover, Some(&closure));
+            if mover.full.is_some() || mover.semi.is_some() {
+                checked += 1;
+                assert_eq!(
+                    brute(&bits, later, color, &mut memo),
+                    color,
+                    "{w}x{h} {later:?} {color:?} mover"
+                );
+            }
+            let other = hs.run_seeded(&bits, later, color, Goal::Opponent, Some(&closure));
+            if other.full.is_some() {
+                checked += 1;
+                let to_move = color.opponent();
+                assert_eq!(
+                    brute(&bits, later, to_move, &mut memo),
+                    color,
+                    "{w}x{h} {later:?} {color:?} full"
+                );
+            } else if other.semis > 0 && other.semi_cap & empty == 0 {
+                checked += 1;
+                let to_move = color.opponent();
+                assert_eq!(
+                    brute(&bits, later, to_move, &mut memo),
+                    color,
+                    "{w}x{h} {later:?} {color:?} no mustplay"
+                );
+            }
+        }
+        assert!(checked > 300, "only {checked} decisions checked");
     }
 
     /// Timing: `cargo test --release --lib solver::vc -- --ignored
