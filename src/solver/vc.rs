@@ -177,6 +177,8 @@ pub struct Hsearch {
     m: usize,
     /// Seeds the new stones changed, inserted after the unchanged ones.
     changed: Vec<(Conn, Origin)>,
+    /// Node pairs whose capped lists lost a seed to new opponent stones.
+    damaged: Vec<(u8, u8)>,
     /// The edge-to-edge semis found in this run, kept or not (at most
     /// [`EDGE_LIST_MAX`]), for [`Hsearch::export`].
     edge_list: Vec<(u128, u8)>,
@@ -313,6 +315,7 @@ impl Hsearch {
             rep: [0; W],
             m: 0,
             changed: Vec::new(),
+            damaged: Vec::new(),
             edge_list: Vec::new(),
         }
     }
@@ -529,22 +532,30 @@ impl Hsearch {
         };
         let mut changed = std::mem::take(&mut self.changed);
         changed.clear();
-        // A full list that loses a connection to the new opponent stones
-        // may have turned others away that the new stones leave alone:
-        // everything at its ends is combined again.
-        let mut damaged = 0u128;
+        // A capped list that loses a connection to the new opponent stones
+        // may have turned away others that the new stones leave alone:
+        // such pairs are derived again once the seeds are in.
+        let mut damaged = std::mem::take(&mut self.damaged);
+        damaged.clear();
         for conn in seed
             .conns
             .iter()
             .filter(|c| c.capped && c.carrier & opp != 0)
         {
-            for e in [conn.a, conn.b] {
-                if let Some(n) = node(e) {
-                    damaged |= bit(n);
-                }
+            if let (Some(a), Some(b)) = (node(conn.a), node(conn.b))
+                && a != b
+                && !damaged.contains(&(a as u8, b as u8))
+            {
+                damaged.push((a as u8, b as u8));
             }
         }
-        let grown = grown | damaged;
+        // An edge whose capped lists lost connections is combined again
+        // whole: the edge-to-edge connections depend on it most.
+        let grown = grown
+            | damaged
+                .iter()
+                .map(|&(a, b)| (bit(a as usize) | bit(b as usize)) & (bit(E1) | bit(E2)))
+                .fold(0, |x, y| x | y);
         self.origin = Origin::Old;
         for conn in &seed.conns {
             if conn.carrier & opp != 0 {
@@ -594,7 +605,48 @@ impl Hsearch {
             }
         }
         self.origin = Origin::New;
+        for &(a, b) in &damaged {
+            if self.stopped {
+                break;
+            }
+            self.rederive(a as usize, b as usize);
+        }
         self.changed = changed;
+        self.damaged = damaged;
+    }
+
+    /// The AND rule for the one pair (a, b), through every middle node
+    /// both have fulls with (the same conditions as [`Hsearch::and_from`]).
+    fn rederive(&mut self, a: usize, b: usize) {
+        let (a, b) = (a & (W - 1), b & (W - 1));
+        let mut xs = self.adj[a] & self.adj[b] & !bit(E1) & !bit(E2);
+        while xs != 0 {
+            let x = xs.trailing_zeros() as usize & (W - 1);
+            xs &= xs - 1;
+            let (mid, key) = (self.cell_bit[x], self.cell_of[x]);
+            let (p1, p2) = (ix(a, x), ix(x, b));
+            for k1 in 0..(self.nf[p1] as usize).min(FMAX) {
+                let c = self.fulls[p1][k1];
+                if c & self.cell_bit[b] != 0 {
+                    continue;
+                }
+                let block = c | self.cell_bit[a];
+                for k2 in 0..(self.nf[p2] as usize).min(FMAX) {
+                    let d = self.fulls[p2][k2];
+                    if d & block != 0 {
+                        continue;
+                    }
+                    if mid != 0 {
+                        self.add_semi(a, b, c | d | mid, key);
+                    } else {
+                        self.add_full(a, b, c | d);
+                    }
+                    if self.stopped {
+                        return;
+                    }
+                }
+            }
+        }
     }
 
     /// Saves the last run's connections into `out` (for [`run_seeded`]
