@@ -589,11 +589,14 @@ impl Fast {
         }
         let seed = self.closures.find(&self.pos, st, color);
         let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
-        let slot = self.closures.slot();
-        if self.hs.export(st, color, slot) {
-            slot.hash = self.pos.hash();
+        // A run that stopped early has no whole closure to keep.
+        if self.hs.finished() {
+            let slot = self.closures.slot();
+            if self.hs.export(st, color, slot) {
+                slot.hash = self.pos.hash();
+            }
+            self.closures.file();
         }
-        self.closures.file();
         info
     }
 

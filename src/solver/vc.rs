@@ -649,6 +649,12 @@ impl Hsearch {
         }
     }
 
+    /// Whether the last run went to the end (it did not stop early or give
+    /// up), so that [`Hsearch::export`] can save its connections.
+    pub fn finished(&self) -> bool {
+        self.m != 0
+    }
+
     /// Saves the last run's connections into `out` (for [`run_seeded`]
     /// on later positions); false when that run stopped early or gave up,
     /// so that its lists are not the whole closure.
@@ -657,7 +663,7 @@ impl Hsearch {
     pub fn export(&self, stones: [u128; 2], color: Color, out: &mut Closure) -> bool {
         out.conns.clear();
         out.color = None;
-        if self.m == 0 {
+        if !self.finished() {
             return false;
         }
         let m = self.m;
