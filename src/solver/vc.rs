@@ -698,6 +698,7 @@ impl Hsearch {
             });
         }
         for a in 0..m {
+            // (The edge pair's semis are the list above.)
             let mut bs = self.sadj[a] & !bit(E2);
             while bs != 0 {
                 let b = bs.trailing_zeros() as usize;
