@@ -379,9 +379,9 @@ impl Closures {
         }
     }
 
-    /// The slot to export the next run into (emptied of the closure it
-    /// held).
-    fn slot(&mut self) -> &mut Closure {
+    /// Keeps the connections of `hs`'s last run (which went to the end)
+    /// in the slot the eviction hand reaches, evicting what it held.
+    fn store(&mut self, hs: &Hsearch, st: [u128; 2], hash: u64, color: Color) {
         if self.next == self.slots.len() {
             self.slots.push(Closure::default());
             self.used.push(false);
@@ -391,17 +391,11 @@ impl Closures {
             self.next = (self.next + 1) % self.slots.len();
         }
         let slot = &mut self.slots[self.next];
-        if let Some(color) = slot.color {
-            self.by_key.remove(&(slot.hash, color));
+        if let Some(old) = slot.color {
+            self.by_key.remove(&(slot.hash, old));
         }
-        slot
-    }
-
-    /// Files the closure just exported into [`Closures::slot`].
-    fn file(&mut self) {
-        let slot = &self.slots[self.next];
-        if let Some(color) = slot.color {
-            self.by_key.insert((slot.hash, color), self.next);
+        if hs.export(st, hash, color, slot) {
+            self.by_key.insert((hash, color), self.next);
             self.next = (self.next + 1) % CLOSURES;
         }
     }
@@ -591,11 +585,7 @@ impl Fast {
         let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
         // A run that stopped early has no whole closure to keep.
         if self.hs.finished() {
-            let slot = self.closures.slot();
-            if self.hs.export(st, color, slot) {
-                slot.hash = self.pos.hash();
-            }
-            self.closures.file();
+            self.closures.store(&self.hs, st, self.pos.hash(), color);
         }
         info
     }

@@ -160,8 +160,8 @@ pub struct Hsearch {
     queue: Vec<(u8, u8, bool, u128)>,
     /// What the fulls being added are (see [`Origin`]).
     origin: Origin,
-    /// Stop when this is found: 0 never, 1 an edge full, 2 a full or semi.
-    stop_at: u8,
+    /// When the run may stop early.
+    goal: Goal,
     stopped: bool,
     /// Edge semis: running intersection and count (for mustplay).
     edge_cap: u128,
@@ -169,8 +169,6 @@ pub struct Hsearch {
     edge_semis: usize,
     edge_semi: Option<(usize, u128)>,
     edge_full: Option<u128>,
-    /// Give up the edge semis when their intersection is already empty.
-    cap_empty_stops: bool,
     /// Per node: its endpoint code in a [`Closure`] (see [`END_E1`]).
     rep: [u8; W],
     /// Nodes in the last run.
@@ -247,7 +245,7 @@ struct Conn {
 pub struct Closure {
     /// The stones (Black, White) of the position it was built on.
     pub stones: [u128; 2],
-    /// The Zobrist hash of those stones (set by the caller that files it).
+    /// The Zobrist hash of those stones.
     pub hash: u64,
     /// The colour whose connections these are; `None` while empty.
     pub color: Option<Color>,
@@ -304,14 +302,13 @@ impl Hsearch {
             oldm: table(),
             queue: Vec::new(),
             origin: Origin::New,
-            stop_at: 0,
+            goal: Goal::Closure,
             stopped: false,
             edge_cap: 0,
             edge_union: 0,
             edge_semis: 0,
             edge_semi: None,
             edge_full: None,
-            cap_empty_stops: false,
             rep: [0; W],
             m: 0,
             changed: Vec::new(),
@@ -434,18 +431,13 @@ impl Hsearch {
         self.queue.clear();
         self.edge_list.clear();
         self.origin = Origin::New;
-        self.stop_at = match goal {
-            Goal::Mover => 2,
-            Goal::Opponent => 1,
-            Goal::Closure => 0,
-        };
+        self.goal = goal;
         self.stopped = false;
         self.edge_cap = empty;
         self.edge_union = 0;
         self.edge_semis = 0;
         self.edge_semi = None;
         self.edge_full = None;
-        self.cap_empty_stops = goal == Goal::Opponent;
         if let Some(seed) = seed.filter(|s| s.seeds(stones, color)) {
             // Groups holding stones the seed's position did not have.
             let fresh = own & !seed.stones[color.index()];
@@ -616,34 +608,21 @@ impl Hsearch {
     }
 
     /// The AND rule for the one pair (a, b), through every middle node
-    /// both have fulls with (the same conditions as [`Hsearch::and_from`]).
+    /// both have fulls with.
     fn rederive(&mut self, a: usize, b: usize) {
         let (a, b) = (a & (W - 1), b & (W - 1));
         let mut xs = self.adj[a] & self.adj[b] & !bit(E1) & !bit(E2);
         while xs != 0 {
             let x = xs.trailing_zeros() as usize & (W - 1);
             xs &= xs - 1;
-            let (mid, key) = (self.cell_bit[x], self.cell_of[x]);
-            let (p1, p2) = (ix(a, x), ix(x, b));
-            for k1 in 0..(self.nf[p1] as usize).min(FMAX) {
-                let c = self.fulls[p1][k1];
-                if c & self.cell_bit[b] != 0 {
-                    continue;
+            let p = ix(a, x);
+            for k in 0..(self.nf[p] as usize).min(FMAX) {
+                let c = self.fulls[p][k];
+                if c & self.cell_bit[b] == 0 {
+                    self.and_pair(a, x, b, c, 0);
                 }
-                let block = c | self.cell_bit[a];
-                for k2 in 0..(self.nf[p2] as usize).min(FMAX) {
-                    let d = self.fulls[p2][k2];
-                    if d & block != 0 {
-                        continue;
-                    }
-                    if mid != 0 {
-                        self.add_semi(a, b, c | d | mid, key);
-                    } else {
-                        self.add_full(a, b, c | d);
-                    }
-                    if self.stopped {
-                        return;
-                    }
+                if self.stopped {
+                    return;
                 }
             }
         }
@@ -660,7 +639,7 @@ impl Hsearch {
     /// so that its lists are not the whole closure.
     ///
     /// [`run_seeded`]: Hsearch::run_seeded
-    pub fn export(&self, stones: [u128; 2], color: Color, out: &mut Closure) -> bool {
+    pub fn export(&self, stones: [u128; 2], hash: u64, color: Color, out: &mut Closure) -> bool {
         out.conns.clear();
         out.color = None;
         if !self.finished() {
@@ -717,6 +696,7 @@ impl Hsearch {
             }
         }
         out.stones = stones;
+        out.hash = hash;
         out.color = Some(color);
         true
     }
@@ -728,10 +708,6 @@ impl Hsearch {
             return;
         }
         let (a, b) = (a & (W - 1), b & (W - 1));
-        let mid = self.cell_bit[b];
-        let key = self.cell_of[b];
-        // A second full may not meet this carrier nor contain `a`.
-        let block = c | self.cell_bit[a];
         let mut zs = self.adj[b] & !bit(a);
         while zs != 0 {
             let z = zs.trailing_zeros() as usize & (W - 1);
@@ -739,24 +715,39 @@ impl Hsearch {
             if self.cell_bit[z] & c != 0 {
                 continue;
             }
-            // The list (b, z) cannot change below: only pairs (a, z) do.
-            let p = ix(b, z);
-            let nf = self.nf[p] as usize;
-            let skip = if shrunk { self.oldm[p] } else { 0 };
-            for k in 0..nf.min(FMAX) {
-                let d = self.fulls[p][k];
-                if d & block != 0 || skip >> k & 1 != 0 {
-                    continue;
-                }
-                let u = c | d;
-                if mid != 0 {
-                    self.add_semi(a, z, u | mid, key);
-                } else {
-                    self.add_full(a, z, u);
-                }
-                if self.stopped {
-                    return;
-                }
+            let skip = if shrunk { self.oldm[ix(b, z)] } else { 0 };
+            self.and_pair(a, b, z, c, skip);
+            if self.stopped {
+                return;
+            }
+        }
+    }
+
+    /// The AND rule for the full (a, b, c) and each full of (b, z) except
+    /// those flagged in `skip`: a full (a, z) through a group `b`, a semi
+    /// keyed at `b` through an empty cell. (`c` must not hold `z`.)
+    #[inline(always)]
+    fn and_pair(&mut self, a: usize, b: usize, z: usize, c: u128, skip: u8) {
+        let mid = self.cell_bit[b];
+        let key = self.cell_of[b];
+        // A second full may not meet this carrier nor contain `a`.
+        let block = c | self.cell_bit[a];
+        // The list (b, z) cannot change below: only the pair (a, z) does.
+        let p = ix(b, z);
+        let nf = self.nf[p] as usize;
+        for k in 0..nf.min(FMAX) {
+            let d = self.fulls[p][k];
+            if d & block != 0 || skip >> k & 1 != 0 {
+                continue;
+            }
+            let u = c | d;
+            if mid != 0 {
+                self.add_semi(a, z, u | mid, key);
+            } else {
+                self.add_full(a, z, u);
+            }
+            if self.stopped {
+                return;
             }
         }
     }
@@ -827,7 +818,12 @@ impl Hsearch {
         if self.edge_semi.is_none() {
             self.edge_semi = Some((key as usize, s));
         }
-        if self.stop_at == 2 || (self.cap_empty_stops && self.edge_cap == 0) {
+        let stop = match self.goal {
+            Goal::Mover => true,
+            Goal::Opponent => self.edge_cap == 0,
+            Goal::Closure => false,
+        };
+        if stop {
             self.stopped = true;
         }
     }
@@ -1184,7 +1180,7 @@ mod regression {
             let empty = bits.all & !st[0] & !st[1];
             for color in Color::BOTH {
                 hs.run_seeded(&bits, st, color, Goal::Closure, None);
-                if !hs.export(st, color, &mut closure) {
+                if !hs.export(st, 0, color, &mut closure) {
                     continue;
                 }
                 exported += 1;
@@ -1223,7 +1219,7 @@ mod regression {
             };
             let color = Color::BOTH[rng.below(2)];
             hs.run_seeded(&bits, st, color, Goal::Closure, None);
-            if !hs.export(st, color, &mut closure) {
+            if !hs.export(st, 0, color, &mut closure) {
                 continue;
             }
             for _ in 0..8 {
@@ -1247,7 +1243,7 @@ mod regression {
                 }
                 // The next position starts from this one's closure.
                 hs.run_seeded(&bits, st, color, Goal::Closure, Some(&closure));
-                if !hs.export(st, color, &mut next) {
+                if !hs.export(st, 0, color, &mut next) {
                     break;
                 }
                 std::mem::swap(&mut closure, &mut next);
@@ -1328,7 +1324,7 @@ mod regression {
             }
             let color = Color::BOTH[rng.below(2)];
             hs.run_seeded(&bits, before, color, Goal::Closure, None);
-            if !hs.export(before, color, &mut closure) {
+            if !hs.export(before, 0, color, &mut closure) {
                 continue;
             }
             let mut memo = std::collections::HashMap::new();
