@@ -244,9 +244,17 @@ impl Engine {
                 solver
             })
         });
+        // The solver's thread takes one of the search's: on a machine with
+        // as many cores as search threads, three busy threads on two cores
+        // slow both the solver and the search's own split.
+        let mut params = self.params.clone();
+        let threads = crate::search::thread_count(params.threads);
+        if handle.is_some() && threads > 1 {
+            params.threads = threads - 1;
+        }
         let mut outcome = self
             .searcher
-            .search(pos, color, &self.params, &time, &self.stop, report);
+            .search(pos, color, &params, &time, &self.stop, report);
         // A search that stopped early on its own (its next depth would not
         // fit) leaves the rest of the move's time to the solver; after an
         // interrupt or a proof, or when the root's connections alone chose
@@ -519,7 +527,6 @@ impl Engine {
                     p.max_time.map_or(0.0, |t| t.as_secs_f64())
                 ),
                 format!("[string] tt_mb {}", p.tt_mb),
-                format!("[string] threads {}", p.threads),
                 format!("[bool] use_guifx {}", p.use_guifx as u8),
                 format!("[bool] use_knowledge {}", p.use_knowledge as u8),
                 format!("[bool] use_vc {}", p.use_vc as u8),
@@ -540,7 +547,6 @@ impl Engine {
                 p.max_time = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
             }
             "tt_mb" => p.tt_mb = parse_number(name, value, 1, 65536)?,
-            "threads" => p.threads = parse_number(name, value, 1, 1024)?,
             "use_guifx" => p.use_guifx = parse_bool(value)?,
             "use_knowledge" => p.use_knowledge = parse_bool(value)?,
             "use_vc" => p.use_vc = parse_bool(value)?,
@@ -552,7 +558,7 @@ impl Engine {
             }
             _ => {
                 return Err(format!(
-                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, threads, use_guifx, use_knowledge, use_vc, incremental, genmove_empty)"
+                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, use_guifx, use_knowledge, use_vc, incremental, genmove_empty)"
                 ));
             }
         }

@@ -251,7 +251,7 @@ pub struct Searcher {
 }
 
 /// The number of threads `threads` asks for (0 = all cores).
-fn thread_count(threads: usize) -> usize {
+pub fn thread_count(threads: usize) -> usize {
     if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {

@@ -47,9 +47,6 @@ pub struct SolverParams {
     pub max_time: Option<Duration>,
     /// Size of the transposition table in mebibytes.
     pub tt_mb: usize,
-    /// Threads to use. The search itself is sequential; this is kept for
-    /// `param_dfpn threads` and for callers that run solves side by side.
-    pub threads: usize,
     /// Whether HexGui live graphics are wanted (read by the HTP layer).
     pub use_guifx: bool,
     /// Use the knowledge module's connections (its `decided` and
@@ -83,7 +80,6 @@ impl Default for SolverParams {
         SolverParams {
             max_time: None,
             tt_mb: 64,
-            threads: 1,
             use_guifx: false,
             use_knowledge: false,
             use_ice: false,
@@ -110,7 +106,6 @@ impl SolverParams {
                     .map_or("0".into(), |t| format!("{}", t.as_secs_f64())),
             ),
             ("tt_mb", self.tt_mb.to_string()),
-            ("threads", self.threads.to_string()),
             ("use_guifx", b(self.use_guifx)),
             ("use_knowledge", b(self.use_knowledge)),
             ("use_ice", b(self.use_ice)),
@@ -147,13 +142,6 @@ impl SolverParams {
                     return Err(bad());
                 }
                 self.tt_mb = mb;
-            }
-            "threads" => {
-                let t: usize = value.parse().map_err(|_| bad())?;
-                if !(1..=256).contains(&t) {
-                    return Err(bad());
-                }
-                self.threads = t;
             }
             "use_guifx" => self.use_guifx = flag()?,
             "use_knowledge" => self.use_knowledge = flag()?,
