@@ -33,7 +33,13 @@ fn param_dfpn_lists_sets_and_refuses() {
     let a = session(
         "param_dfpn\nparam_dfpn max_time 2.5\nparam_dfpn use_guifx 1\nparam_dfpn\nparam_dfpn max_time -1\nparam_dfpn speed 9\nparam_dfpn tt_mb 0\n",
     );
-    for name in ["max_time", "tt_mb", "use_guifx", "incremental", "genmove_empty"] {
+    for name in [
+        "max_time",
+        "tt_mb",
+        "use_guifx",
+        "incremental",
+        "genmove_empty",
+    ] {
         assert!(a[0].contains(&format!(" {name} ")), "{name}: {}", a[0]);
     }
     assert_eq!(&a[1..3], ["=", "="]);
