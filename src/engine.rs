@@ -234,9 +234,17 @@ impl Engine {
         let handle = lent.map(|mut solver| {
             let (pos, stop, solver_stop) = (pos.clone(), self.stop.clone(), solver_stop.clone());
             std::thread::spawn(move || {
-                let best = solver.best_move(&pos, color, &solver_stop, &mut |p| {
+                let mut best = solver.best_move(&pos, color, &solver_stop, &mut |p| {
                     let _ = root_tx.send(p.children.clone());
                 });
+                // A proved win may have simpler winning moves than the one
+                // proved first: look for them in up to half the time left.
+                if let (SolveOutcome::Win(w), Some(first)) = (best.outcome, best.mv)
+                    && w == color
+                {
+                    let deadline = Instant::now() + budget.saturating_sub(start.elapsed()) / 2;
+                    best.mv = Some(solver.simplest_win(&pos, color, first, &solver_stop, deadline));
+                }
                 if best.outcome == SolveOutcome::Win(color) && best.mv.is_some() {
                     stop.store(true, Ordering::SeqCst);
                 }

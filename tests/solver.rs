@@ -575,3 +575,100 @@ fn params_by_name() {
     assert!(p.set("use_guifx", "maybe").is_err());
     assert!(p.list().iter().any(|(n, v)| *n == "tt_mb" && v == "16"));
 }
+
+/// A position from cells by name: Black's stones, then White's.
+fn stones(size: usize, black: &[&str], white: &[&str]) -> Position {
+    let mut pos = empty_board(size);
+    let g = pos.geometry().clone();
+    for (color, list) in [(Color::Black, black), (Color::White, white)] {
+        for name in list {
+            pos.play(color, g.parse_cell(name).expect("a cell"));
+        }
+    }
+    pos
+}
+
+#[test]
+fn simplest_win_prefers_the_quick_win() {
+    // endgame.tst test 11 (easy-endgame02): White wins at once with c3;
+    // d5 wins too, but the way round takes longer (its proof's longest
+    // line is 10 moves against c3's 6).
+    let pos = stones(
+        11,
+        &[
+            "e3", "h3", "i3", "j3", "c4", "d4", "f4", "g4", "j4", "h5", "j5", "g6", "a7", "f7",
+            "a8", "b8", "c8", "d8",
+        ],
+        &[
+            "f1", "h2", "i2", "j2", "d3", "f3", "g3", "h4", "i4", "b5", "g5", "i5", "f6", "b7",
+            "c7", "d7", "e7",
+        ],
+    );
+    let g = pos.geometry().clone();
+    let mut solver = Solver::new(&SolverParams::default());
+    let stop = AtomicBool::new(false);
+    let deadline = Instant::now() + std::time::Duration::from_secs(600);
+    let d5 = g.parse_cell("d5").unwrap();
+    let got = solver.simplest_win(&pos, Color::White, d5, &stop, deadline);
+    assert_eq!(g.name(got), "c3");
+}
+
+#[test]
+fn simplest_win_is_a_winning_move() {
+    // On random small positions the player to move wins, checked by
+    // brute force: starting from a winning move whose win the connections
+    // do not settle at once (so that other moves get tried), the simplest
+    // win it answers wins too.
+    let mut rng = Rng(0x5151_e57);
+    let mut solver = Solver::new(&SolverParams::default());
+    let mut fresh = Solver::new(&SolverParams {
+        tt_mb: 4,
+        ..SolverParams::default()
+    });
+    let stop = AtomicBool::new(false);
+    let deadline = Instant::now() + std::time::Duration::from_secs(600);
+    let (mut checked, mut changed) = (0, 0);
+    while checked < 40 {
+        let size = 4 + rng.below(2);
+        // Few enough stones that some wins take a while, enough that brute
+        // force stays quick.
+        let count = if size == 4 {
+            5 + rng.below(4)
+        } else {
+            12 + rng.below(5)
+        };
+        let (mut pos, to_move) = random_position(&mut rng, size, count);
+        let mut memo = std::collections::HashMap::new();
+        if brute_memo(&mut pos, to_move, &mut memo) != to_move {
+            continue;
+        }
+        let mut wins = Vec::new();
+        let mut slow = Vec::new();
+        for c in pos.empty_cells().iter() {
+            pos.play(to_move, c);
+            if brute_memo(&mut pos, to_move.opponent(), &mut memo) == to_move {
+                wins.push(c);
+                fresh.clear_tt();
+                fresh.solve(&pos, to_move.opponent(), &stop, &mut |_| {});
+                if fresh.stats().nodes > 1 {
+                    slow.push(c);
+                }
+            }
+            pos.unplay();
+        }
+        if slow.is_empty() {
+            continue;
+        }
+        let first = slow[rng.below(slow.len())];
+        let got = solver.simplest_win(&pos, to_move, first, &stop, deadline);
+        assert!(
+            wins.contains(&got),
+            "{size}x{size}: {} from {} is not a winning move",
+            pos.geometry().name(got),
+            pos.geometry().name(first)
+        );
+        checked += 1;
+        changed += usize::from(got != first);
+    }
+    assert!(changed >= 2, "only {changed} simpler wins found");
+}

@@ -54,6 +54,8 @@ pub struct Search<'a> {
     pub tt: &'a mut Table,
     pub stop: &'a AtomicBool,
     pub deadline: Option<Instant>,
+    /// Give up after this many nodes.
+    pub max_nodes: Option<u64>,
     pub settings: Settings,
     pub nodes: u64,
     pub aborted: bool,
@@ -113,6 +115,9 @@ impl Search<'_> {
             {
                 self.aborted = true;
             }
+        }
+        if self.max_nodes.is_some_and(|m| self.nodes > m) {
+            self.aborted = true;
         }
         if self.tick_every > 0 && self.nodes.is_multiple_of(self.tick_every) {
             (self.tick)(self.tt, self.nodes);
