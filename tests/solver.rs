@@ -619,7 +619,7 @@ fn simplest_win_is_a_winning_move() {
     // brute force: starting from a winning move whose win the connections
     // do not settle at once (so that other moves get tried), the simplest
     // win it answers wins too.
-    let mut rng = Rng(0x5151_e57);
+    let mut rng = Rng(0x0515_1e57);
     let mut solver = Solver::new(&SolverParams::default());
     let mut fresh = Solver::new(&SolverParams {
         tt_mb: 4,
