@@ -512,7 +512,7 @@ impl Solver {
     /// of the proofs df-pn finds, not the least possible, so this is a
     /// preference, not a guarantee.
     pub fn simplest_win(
-        &mut self,
+        &self,
         pos: &Position,
         to_move: Color,
         first: Cell,
@@ -701,10 +701,6 @@ fn snapshot(
     }
 }
 
-/// Follows the table's preferred moves from the oracle's position, filling
-/// in as the search does (entries are keyed by the position before its
-/// fill-in, their moves belong to the filled one); `first` stands in for
-/// a root not in the table yet. Leaves the oracle as it found it.
 /// The height of the proof in `table` that `winner` wins the oracle's
 /// position with `to_move` to play: the most moves (of both sides) a line
 /// of the proof takes before connections decide. At the winner's turns it
@@ -752,6 +748,10 @@ fn proof_height(
     height
 }
 
+/// Follows the table's preferred moves from the oracle's position, filling
+/// in as the search does (entries are keyed by the position before its
+/// fill-in, their moves belong to the filled one); `first` stands in for
+/// a root not in the table yet. Leaves the oracle as it found it.
 fn principal_variation(
     table: &Table,
     oracle: &mut dyn Oracle,
