@@ -605,7 +605,7 @@ fn simplest_win_prefers_the_quick_win() {
         ],
     );
     let g = pos.geometry().clone();
-    let mut solver = Solver::new(&SolverParams::default());
+    let solver = Solver::new(&SolverParams::default());
     let stop = AtomicBool::new(false);
     let deadline = Instant::now() + std::time::Duration::from_secs(600);
     let d5 = g.parse_cell("d5").unwrap();
@@ -620,7 +620,7 @@ fn simplest_win_is_a_winning_move() {
     // do not settle at once (so that other moves get tried), the simplest
     // win it answers wins too.
     let mut rng = Rng(0x0515_1e57);
-    let mut solver = Solver::new(&SolverParams::default());
+    let solver = Solver::new(&SolverParams::default());
     let mut fresh = Solver::new(&SolverParams {
         tt_mb: 4,
         ..SolverParams::default()
