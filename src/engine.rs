@@ -254,10 +254,12 @@ impl Engine {
         });
         // The solver's thread takes one of the search's: on a machine with
         // as many cores as search threads, three busy threads on two cores
-        // slow both the solver and the search's own split.
+        // slow both the solver and the search's own split. (Decided by the
+        // position, not by whether the solver was free this move: changing
+        // the thread count rebuilds the search's thread pool.)
         let mut params = self.params.clone();
         let threads = crate::search::thread_count(params.threads);
-        if handle.is_some() && threads > 1 {
+        if use_solver && threads > 1 {
             params.threads = threads - 1;
         }
         let mut outcome = self

@@ -684,9 +684,15 @@ impl Searcher {
                 // filled one, captured cells already count as stones.
                 let key = k.winning_key(me);
                 let k = w0.know.as_mut().expect("just built");
-                let simplest = Knowledge::new(pos)
-                    .simplest_win(me, until)
-                    .or_else(|| k.simplest_win(me, until));
+                // Another build of the connections: only within the time
+                // set aside for it (on big boards one build can take it all).
+                let simplest = if Instant::now() < until {
+                    Knowledge::new(pos)
+                        .simplest_win(me, until)
+                        .or_else(|| k.simplest_win(me, until))
+                } else {
+                    None
+                };
                 if let Some(c) = simplest.or(key).filter(|&c| pos.is_empty(c)) {
                     return RootKnowledge::Play(c, WIN - (2 * d_me - 1).max(1));
                 }

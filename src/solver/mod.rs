@@ -563,6 +563,10 @@ impl Solver {
         let (filled, _) = oracle.fill(to_move);
         let mut candidates: Vec<(usize, Cell)> = Vec::new();
         for &c in moves.iter().filter(|&&c| c != first) {
+            // Each look is an H-search: keep to the time here too.
+            if Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
+                break;
+            }
             oracle.play(to_move, c);
             match oracle.peek(opp) {
                 Expansion::Decided(w, _) if w == opp => {}
