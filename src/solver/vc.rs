@@ -234,18 +234,15 @@ struct Conn {
     b: u8,
     /// The key cell of a semi; [`NO_KEY`] for a full.
     key: u8,
-    /// Its list was full: connections may have been left out of it.
-    capped: bool,
 }
 
 impl Conn {
-    fn new(carrier: u128, a: u8, b: u8, key: u8, capped: bool) -> Conn {
+    fn new(carrier: u128, a: u8, b: u8, key: u8) -> Conn {
         Conn {
             cells: [carrier as u64, (carrier >> 64) as u64],
             a,
             b,
             key,
-            capped,
         }
     }
 
@@ -273,13 +270,14 @@ pub struct Closure {
     /// The colour whose connections these are; `None` while empty.
     pub color: Option<Color>,
     conns: Vec<Conn>,
-    /// The indices in `conns` of those from capped lists.
+    /// The indices in `conns` of those from capped lists (lists that were
+    /// full: connections may have been left out of them).
     capped: Vec<u32>,
 }
 
 impl Closure {
-    fn push(&mut self, conn: Conn) {
-        if conn.capped {
+    fn push(&mut self, conn: Conn, capped: bool) {
+        if capped {
             self.capped.push(self.conns.len() as u32);
         }
         self.conns.push(conn);
@@ -611,7 +609,7 @@ impl Hsearch {
                 continue;
             };
             let key = if key_taken { NO_KEY } else { conn.key };
-            changed.push((Conn::new(carrier, a as u8, b as u8, key, false), origin));
+            changed.push((Conn::new(carrier, a as u8, b as u8, key), origin));
         }
         for &(conn, origin) in &changed {
             if self.stopped {
@@ -685,26 +683,20 @@ impl Hsearch {
                 let p = ix(a, b);
                 let n = (self.nf[p] as usize).min(FMAX);
                 for &carrier in &self.fulls[p][..n] {
-                    out.push(Conn::new(
-                        carrier,
-                        self.rep[a],
-                        self.rep[b],
-                        NO_KEY,
+                    out.push(
+                        Conn::new(carrier, self.rep[a], self.rep[b], NO_KEY),
                         n == FMAX,
-                    ));
+                    );
                 }
             }
         }
         // The edge semis: every one found, not only those the list kept,
         // since the mustplay is the common cells of all of them.
         for &(carrier, key) in &self.edge_list {
-            out.push(Conn::new(
-                carrier,
-                END_E1,
-                END_E2,
-                key,
+            out.push(
+                Conn::new(carrier, END_E1, END_E2, key),
                 self.edge_list.len() == EDGE_LIST_MAX,
-            ));
+            );
         }
         for a in 0..m {
             // (The edge pair's semis are the list above.)
@@ -715,13 +707,10 @@ impl Hsearch {
                 let p = ix(a, b);
                 let ns = (self.ns[p] as usize).min(SMAX);
                 for k in 0..ns {
-                    out.push(Conn::new(
-                        self.semis[p][k],
-                        self.rep[a],
-                        self.rep[b],
-                        self.keys[p][k],
+                    out.push(
+                        Conn::new(self.semis[p][k], self.rep[a], self.rep[b], self.keys[p][k]),
                         ns == SMAX,
-                    ));
+                    );
                 }
             }
         }
