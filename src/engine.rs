@@ -542,6 +542,11 @@ impl Engine {
                 format!("[bool] use_knowledge {}", p.use_knowledge as u8),
                 format!("[bool] use_vc {}", p.use_vc as u8),
                 format!("[bool] incremental {}", p.incremental as u8),
+                format!("[string] ordering {}", p.ordering.name()),
+                format!("[string] epsilon {}", p.epsilon),
+                format!("[string] widening {}", p.widening),
+                format!("[bool] lookahead {}", p.lookahead as u8),
+                format!("[bool] vulnerable {}", p.vulnerable as u8),
                 format!("[string] genmove_empty {}", self.solver_in_genmove_empty),
             ]
             .join("\n"));
@@ -562,6 +567,9 @@ impl Engine {
             "use_knowledge" => p.use_knowledge = parse_bool(value)?,
             "use_vc" => p.use_vc = parse_bool(value)?,
             "incremental" => p.incremental = parse_bool(value)?,
+            "ordering" | "epsilon" | "widening" | "lookahead" | "vulnerable" => {
+                p.set(name, value)?
+            }
             "genmove_empty" => {
                 self.solver_in_genmove_empty =
                     parse_number(name, value, 0, crate::board::MAX_CELLS)?;
@@ -569,7 +577,7 @@ impl Engine {
             }
             _ => {
                 return Err(format!(
-                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, use_guifx, use_knowledge, use_vc, incremental, genmove_empty)"
+                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, use_guifx, use_knowledge, use_vc, incremental, vulnerable, ordering, epsilon, widening, lookahead, genmove_empty)"
                 ));
             }
         }

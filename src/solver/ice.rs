@@ -287,3 +287,60 @@ pub fn dominated(bits: &Bits, st: [u128; 2], color: Color, moves: u128) -> u128 
     }
     pruned
 }
+
+/// Moves of `color` among `moves` that an opponent reply kills: `c` is
+/// *vulnerable* to `y` when, after the opponent plays `y`, the cell `c` is
+/// dead (by the local test, or cut off from an edge). Then `color`'s move
+/// `y` is at least as good as `c` (Björnsson, Hayward, Johanson and van
+/// Rijswijck): whoever holds `y` plays as if holding `c`, and an opponent
+/// stone at `c` answered in the imagined game by one at `y` leaves `c`
+/// dead there, so the real position is never worse. So `c` need not be
+/// searched while `y` is (or `y` lies outside `moves` and loses).
+///
+/// Returns the pruned moves and their killers. Unlike [`dominated`], the
+/// reasoning needs the killer empty: an extra stone of `color` there would
+/// undo it, so a proof that every move loses must include the killers.
+/// Killers already pruned are never used (no cycles), and neither are the
+/// cells `already` pruned by another rule; a killer must be one of `moves`
+/// or one of the `losing` cells (known to lose, e.g. outside the mustplay).
+pub fn vulnerable(
+    bits: &Bits,
+    st: [u128; 2],
+    color: Color,
+    moves: u128,
+    already: u128,
+    losing: u128,
+) -> (u128, u128) {
+    let empty = bits.all & !st[0] & !st[1];
+    let y_side = color.opponent().index();
+    let mut pruned = 0u128;
+    let mut killers = 0u128;
+    // A killer is next to its victim (the local test) or cuts it off; the
+    // cells next to the moves cover the first kind and the usual second.
+    let mut ys = bits.spread(moves) & empty & (moves | losing) & !already;
+    while ys != 0 {
+        let y = ys.trailing_zeros() as usize;
+        ys &= ys - 1;
+        if pruned & bit(y) != 0 {
+            continue;
+        }
+        let mut after = st;
+        after[y_side] |= bit(y);
+        let open = moves & !pruned & !already & !bit(y);
+        let both = bits.live(after, Color::Black) & bits.live(after, Color::White);
+        let mut dead = open & !both;
+        let mut cs = open & bits.nbr(y) & both;
+        while cs != 0 {
+            let c = cs.trailing_zeros() as usize;
+            cs &= cs - 1;
+            if locally_dead(bits, after, c) {
+                dead |= bit(c);
+            }
+        }
+        if dead != 0 {
+            pruned |= dead;
+            killers |= bit(y);
+        }
+    }
+    (pruned, killers)
+}

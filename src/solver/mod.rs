@@ -72,6 +72,9 @@ pub struct SolverParams {
     /// the connections of an earlier position on the line, combining only
     /// what the new stones changed (off: every node from scratch).
     pub incremental: bool,
+    /// With the solver's own H-search: leave out moves an opponent reply
+    /// kills (vulnerable cells; see [`ice::vulnerable`]).
+    pub vulnerable: bool,
     /// How often progress is reported.
     pub progress_interval: Duration,
 }
@@ -90,6 +93,7 @@ impl Default for SolverParams {
             widening: 0.0,
             lookahead: false,
             incremental: true,
+            vulnerable: true,
             progress_interval: Duration::from_secs(1),
         }
     }
@@ -116,6 +120,7 @@ impl SolverParams {
             ("widening", self.widening.to_string()),
             ("lookahead", b(self.lookahead)),
             ("incremental", b(self.incremental)),
+            ("vulnerable", b(self.vulnerable)),
         ]
     }
 
@@ -150,6 +155,7 @@ impl SolverParams {
             "use_vc" => self.use_vc = flag()?,
             "lookahead" => self.lookahead = flag()?,
             "incremental" => self.incremental = flag()?,
+            "vulnerable" => self.vulnerable = flag()?,
             "ordering" => self.ordering = value.parse()?,
             "epsilon" | "widening" => {
                 let x: f64 = value.parse().map_err(|_| bad())?;
@@ -305,7 +311,12 @@ impl Solver {
                 self.params.use_ice,
             ))
         } else if self.params.use_vc
-            && let Some(f) = Fast::new(pos, self.params.ordering, self.params.incremental)
+            && let Some(f) = Fast::new(
+                pos,
+                self.params.ordering,
+                self.params.incremental,
+                self.params.vulnerable,
+            )
         {
             Box::new(f)
         } else {

@@ -314,6 +314,8 @@ pub struct Fast {
     incremental: bool,
     /// The connections of recent finished runs.
     closures: Closures,
+    /// Leave out moves an opponent reply kills ([`ice::vulnerable`]).
+    vulnerable: bool,
 }
 
 /// The connections of the last [`CLOSURES`] finished H-search runs, found
@@ -413,9 +415,15 @@ const CACHE_MAX: usize = 100_000;
 
 impl Fast {
     /// `None` when the board is too big for the bitboards.
-    pub fn new(pos: &Position, eval: EvalKind, incremental: bool) -> Option<Fast> {
+    pub fn new(
+        pos: &Position,
+        eval: EvalKind,
+        incremental: bool,
+        vulnerable: bool,
+    ) -> Option<Fast> {
         Some(Fast {
             incremental,
+            vulnerable,
             closures: Closures::new(),
             bits: Bits::new(pos.geometry())?,
             pos: pos.clone(),
@@ -558,9 +566,17 @@ impl Fast {
         };
         // Moves another move makes pointless; if that leaves nothing, the
         // dominating moves lie outside the mustplay and lose.
-        let chosen = chosen & !ice::dominated(&self.bits, st, to_move, chosen);
+        let dominated = ice::dominated(&self.bits, st, to_move, chosen);
+        let (vulnerable, killers) = if self.vulnerable {
+            ice::vulnerable(&self.bits, st, to_move, chosen, dominated, empty & !must)
+        } else {
+            (0, 0)
+        };
+        let chosen = chosen & !dominated & !vulnerable;
+        // The killers must stay empty for their pruning to hold.
+        let left_out = theirs.semi_union | killers;
         if chosen == 0 {
-            return Expansion::Decided(opp, theirs.semi_union);
+            return Expansion::Decided(opp, left_out);
         }
         let mut moves: Vec<Cell> = cells(chosen).collect();
         if ordered {
@@ -572,7 +588,7 @@ impl Fast {
                 &mut self.values,
             );
         }
-        Expansion::Moves(moves, theirs.semi_union)
+        Expansion::Moves(moves, left_out)
     }
 
     /// H-search for `color` on `st`, seeded with the closest closure of
