@@ -12,9 +12,9 @@ use crate::eval::{CellValues, EvalKind};
 use crate::game::{Game, Move, TimeSettings};
 use crate::htp::command::{MoveArg, ParamSetting};
 use crate::knowledge::{Endpoint, Knowledge};
-use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
+use crate::search::{Decision, Level, RootVeto, SearchParams, SearchReport, Searcher, TimeControl};
 use crate::solver::swap;
-use crate::solver::{BestMove, Progress, SolveOutcome, Solver, SolverParams};
+use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
 use crate::textboard::Letters;
 use crate::tools::render::SvgOptions;
 
@@ -27,6 +27,22 @@ const SOLVER_GRACE: Duration = Duration::from_millis(10);
 
 /// The longest genmove waits for a solver still finishing the last move.
 const LEND_WAIT: Duration = Duration::from_millis(300);
+
+/// The least time left in a move for which genmove searches again when
+/// the verifier refutes the search's answer.
+const MIN_RESEARCH: Duration = Duration::from_millis(200);
+
+/// The verifier's table, as a share of the solver's (its proofs are of
+/// one move's subtree at a time).
+const VERIFIER_TT_SHARE: usize = 2;
+
+fn verifier_params(p: &SolverParams) -> SolverParams {
+    SolverParams {
+        tt_mb: (p.tt_mb / VERIFIER_TT_SHARE).max(1),
+        use_guifx: false,
+        ..p.clone()
+    }
+}
 
 /// The solver, which genmove lends to a thread of its own; that thread may
 /// still be finishing when the move has been answered.
@@ -101,6 +117,10 @@ pub struct Engine {
     /// The principal variation of the last search, from its first move.
     last_pv: Option<(Color, Vec<Cell>)>,
     solver: SolverSlot,
+    /// A second solver, for the search's own answer: when the search ends
+    /// before the move's time is up, its core is free, and the verifier
+    /// tries to prove or refute the move the search chose (see genmove).
+    verifier: Solver,
     /// The solver joins genmove, on a thread of its own, when at most this
     /// many cells are empty (0: never).
     solver_in_genmove_empty: usize,
@@ -123,6 +143,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             last_pv: None,
             solver: SolverSlot::new(SolverParams::default()),
+            verifier: Solver::new(&verifier_params(&SolverParams::default())),
             solver_in_genmove_empty: DEFAULT_SOLVER_EMPTY,
         }
     }
@@ -262,33 +283,115 @@ impl Engine {
         if use_solver && threads > 1 {
             params.threads = threads - 1;
         }
-        let mut outcome = self
-            .searcher
-            .search(pos, color, &params, &time, &self.stop, report);
-        // A search that stopped early on its own (its next depth would not
-        // fit) leaves the rest of the move's time to the solver; after an
-        // interrupt or a proof, or when the root's connections alone chose
-        // the move (a won position or a forced reply), the solver gets only
-        // a moment.
-        let settled = crate::search::score_is_win(outcome.score) || outcome.nodes <= 1;
-        let wait = if settled || self.stop.load(Ordering::SeqCst) {
-            SOLVER_GRACE
-        } else {
-            budget.saturating_sub(start.elapsed()).max(SOLVER_GRACE)
-        };
+        // Moves the verifier has refuted, which searches again leave out.
+        let veto = RootVeto::new();
+        let mut outcome = self.searcher.search_with_veto(
+            pos,
+            color,
+            &params,
+            &time,
+            &self.stop,
+            Some(&veto),
+            report,
+        );
+        let move_end = start + budget;
+        // A winning move the verifier proved.
+        let mut verified = None;
         let proof = handle.and_then(|h| {
-            // In slices, so that an interrupt still ends the wait at once.
-            let until = Instant::now() + wait;
             let mut proof = None;
-            while proof.is_none() {
-                let now = Instant::now();
-                if now >= until || self.stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                match rx.recv_timeout((until - now).min(Duration::from_millis(20))) {
-                    Ok(p) => proof = Some(p),
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            loop {
+                // A search that stopped early on its own (its next depth
+                // would not fit) leaves the rest of the move's time to the
+                // solver; after an interrupt or a proof, or when the root's
+                // connections alone chose the move (a won position or a
+                // forced reply), the solver gets only a moment.
+                let settled = crate::search::score_is_win(outcome.score) || outcome.nodes <= 1;
+                let interrupted = self.stop.load(Ordering::SeqCst);
+                let until = if settled || interrupted {
+                    Instant::now() + SOLVER_GRACE
+                } else {
+                    move_end.max(Instant::now() + SOLVER_GRACE)
+                };
+                // Meanwhile the search's core is free: the verifier works on
+                // the search's move. The whole position is seldom proved in
+                // a move's time on a big board, but the search's choice
+                // often is: on endgame.tst the moves the search chose in
+                // its failures were refuted in 0.3 to 3 s, where the whole
+                // position took minutes.
+                let choice = match outcome.decision {
+                    Decision::Move(m) if !settled && !interrupted => Some(m),
+                    _ => None,
+                };
+                let verifier = &mut self.verifier;
+                let stop = &self.stop;
+                let verify_stop = AtomicBool::new(false);
+                let verdict = std::thread::scope(|scope| {
+                    let job = choice.map(|m| {
+                        let mut child = pos.clone();
+                        child.play(color, m);
+                        let verify_stop = &verify_stop;
+                        scope.spawn(move || {
+                            (
+                                m,
+                                verifier.solve(&child, color.opponent(), verify_stop, &mut |_| {}),
+                            )
+                        })
+                    });
+                    // In slices, so that an interrupt still ends the wait
+                    // at once.
+                    while proof.is_none() {
+                        let now = Instant::now();
+                        if now >= until
+                            || stop.load(Ordering::SeqCst)
+                            || job.as_ref().is_some_and(|j| j.is_finished())
+                        {
+                            break;
+                        }
+                        match rx.recv_timeout((until - now).min(Duration::from_millis(20))) {
+                            Ok(p) => proof = Some(p),
+                            Err(mpsc::RecvTimeoutError::Timeout) => {}
+                            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                        }
+                    }
+                    verify_stop.store(true, Ordering::SeqCst);
+                    job.and_then(|j| j.join().ok())
+                });
+                match verdict {
+                    _ if proof.is_some() => break,
+                    Some((m, SolveOutcome::Win(w))) if w == color => {
+                        log::info!("verifier: {} is proved to win", pos.geometry().name(m));
+                        verified = Some(m);
+                        break;
+                    }
+                    Some((m, SolveOutcome::Win(_)))
+                        if move_end.saturating_duration_since(Instant::now()) >= MIN_RESEARCH =>
+                    {
+                        // Refuted while there is time: search again without it.
+                        log::info!(
+                            "verifier: {} is proved to lose; searching again",
+                            pos.geometry().name(m)
+                        );
+                        veto.add(m);
+                        let again = TimeControl {
+                            max_time: move_end.saturating_duration_since(Instant::now()),
+                            time_left: None,
+                            stones_left: None,
+                        };
+                        outcome = self.searcher.search_with_veto(
+                            pos,
+                            color,
+                            &params,
+                            &again,
+                            &self.stop,
+                            Some(&veto),
+                            report,
+                        );
+                    }
+                    Some((m, SolveOutcome::Win(_))) => {
+                        veto.add(m);
+                        break;
+                    }
+                    _ => break,
                 }
             }
             solver_stop.store(true, Ordering::SeqCst);
@@ -297,6 +400,13 @@ impl Engine {
         });
         // Without a proof of the whole position, the solver may still have
         // proved the search's move a loss: then play its best other move.
+        let proof = match (proof, verified) {
+            (None | Some(BestMove { mv: None, .. }), Some(m)) => Some(BestMove {
+                outcome: SolveOutcome::Win(color),
+                mv: Some(m),
+            }),
+            (p, _) => p,
+        };
         let proved = matches!(
             proof,
             Some(BestMove {
@@ -304,8 +414,16 @@ impl Engine {
                 mv: Some(_)
             })
         );
+        // The root's last report, with the moves refuted on their own as
+        // losses too (they may have come after it).
+        let mut children = root_rx.try_iter().last().unwrap_or_default();
+        for c in veto.cells().iter() {
+            match children.iter_mut().find(|(x, _)| *x == c) {
+                Some(entry) => entry.1 = ChildStatus::Loss,
+                None => children.push((c, ChildStatus::Loss)),
+            }
+        }
         if let (false, Decision::Move(choice)) = (proved, outcome.decision)
-            && let Some(children) = root_rx.try_iter().last()
             && let Some(other) = crate::solver::avoid_proven_loss(choice, &children)
         {
             log::info!(
@@ -581,6 +699,7 @@ impl Engine {
                 ));
             }
         }
+        self.verifier.set_params(&verifier_params(&p));
         self.solver.set_params(p);
         Ok(String::new())
     }

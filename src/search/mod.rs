@@ -238,6 +238,43 @@ pub struct SearchOutcome {
     pub elapsed: Duration,
 }
 
+/// Root moves proved (by another thread, the solver) to lose while a
+/// search runs. The search leaves them out of its root from the next
+/// iteration on; when one arrives mid-iteration, that iteration is
+/// abandoned and run again without it, so the answer never rests on a
+/// move known to lose. Read once per iteration and polled (a counter)
+/// with the stop flag.
+#[derive(Debug, Default)]
+pub struct RootVeto {
+    cells: Mutex<CellSet>,
+    count: AtomicUsize,
+}
+
+impl RootVeto {
+    pub fn new() -> RootVeto {
+        RootVeto::default()
+    }
+
+    /// Adds a move proved to lose.
+    pub fn add(&self, cell: Cell) {
+        let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
+        if !cells.contains(cell) {
+            cells.insert(cell);
+            self.count.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// The moves vetoed so far.
+    pub fn cells(&self) -> CellSet {
+        *self.cells.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many moves have been vetoed (changes with every new one).
+    pub fn count(&self) -> usize {
+        self.count.load(Ordering::SeqCst)
+    }
+}
+
 /// The engine's search: keeps its transposition table between moves.
 pub struct Searcher {
     params: SearchParams,
@@ -341,6 +378,22 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
+        self.search_with_veto(pos, to_move, params, time, stop, None, report)
+    }
+
+    /// [`Searcher::search`], leaving out the root moves `veto` holds (see
+    /// [`RootVeto`]) as they arrive.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_with_veto(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        params: &SearchParams,
+        time: &TimeControl,
+        stop: &AtomicBool,
+        veto: Option<&RootVeto>,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> SearchOutcome {
         let start = Instant::now();
         if *params != self.params {
             self.set_params(params);
@@ -360,7 +413,7 @@ impl Searcher {
         match params.level {
             Level::Baseline => self.search_simple(pos, to_move, params, start, report),
             Level::Easy => self.search_easy(pos, to_move, params, start, report),
-            _ => self.search_ab(pos, to_move, params, start, budget, stop, report),
+            _ => self.search_ab(pos, to_move, params, start, budget, stop, veto, report),
         }
     }
 
@@ -429,6 +482,7 @@ impl Searcher {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
     fn search_ab(
         &mut self,
         pos: &Position,
@@ -437,6 +491,7 @@ impl Searcher {
         start: Instant,
         budget: Duration,
         stop: &AtomicBool,
+        veto: Option<&RootVeto>,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
         let (width, depth_cap) = match params.level {
@@ -473,6 +528,8 @@ impl Searcher {
             deadline: Some(deadline),
             width,
             know_plies: 0,
+            veto,
+            veto_seen: 0,
         };
         let mut sh = sh;
         let done =
@@ -552,7 +609,21 @@ impl Searcher {
         // prediction takes the larger.
         let mut last_iter = Duration::ZERO;
         let mut ratios = [4.0f64, 4.0];
-        for depth in 1..=max_depth {
+        let mut depth = 0;
+        while depth < max_depth {
+            depth += 1;
+            // Moves proved to lose leave the root (all of them: the
+            // position is lost, and the search still picks a move).
+            if let Some(v) = veto {
+                sh.veto_seen = v.count();
+                let vetoed = v.cells();
+                if moves.iter().any(|&c| !vetoed.contains(c)) {
+                    moves.retain(|&c| !vetoed.contains(c));
+                    if best.as_ref().is_some_and(|b| vetoed.contains(b.0)) {
+                        best = None;
+                    }
+                }
+            }
             let iter_start = Instant::now();
             let know_before: Duration = self.workers.iter().map(|w| w.know_time).sum();
             let Some((scores, best_idx)) = Self::root_iteration(
@@ -564,6 +635,16 @@ impl Searcher {
                 &moves,
                 root_kn,
             ) else {
+                // A new veto, not the clock: deepen again from the start
+                // without the vetoed moves (the table makes the first
+                // depths cheap, and a finished depth comes soon).
+                if sh.veto.is_some_and(|v| v.count() != sh.veto_seen) && !sh.out_of_time() {
+                    sh.abort.store(false, Ordering::Relaxed);
+                    depth = 0;
+                    last_iter = Duration::ZERO;
+                    ratios = [4.0, 4.0];
+                    continue;
+                }
                 break;
             };
             let score = scores[best_idx];
@@ -625,6 +706,17 @@ impl Searcher {
         let know_nodes: u64 = self.workers.iter().map(|w| w.know_nodes).sum();
         let misses: u64 = self.workers.iter().map(|w| w.know_misses).sum();
         log::debug!("knowledge consulted at {know_nodes} of {nodes} nodes, {misses} computed");
+        // A veto that came after the last finished depth still counts.
+        if let Some(v) = veto
+            && let Some(b) = &best
+            && v.cells().contains(b.0)
+        {
+            let vetoed = v.cells();
+            if moves.iter().any(|&c| !vetoed.contains(c)) {
+                moves.retain(|&c| !vetoed.contains(c));
+                best = None;
+            }
+        }
         let best = match (best, known_loss) {
             (Some((cell, score, depth, pv)), Some(loss)) if !score_is_loss(score) => {
                 Some((cell, loss, depth, pv))
@@ -1293,6 +1385,72 @@ mod tests {
                 assert_eq!(a.depth, 3);
             }
         }
+    }
+
+    #[test]
+    fn vetoed_root_moves_are_never_the_answer() {
+        let p = pos_from(5, &["c3"], &["b3"]);
+        let params = params1(4);
+        let first = moved(&run(&p, Color::White, &params));
+        let stop = AtomicBool::new(false);
+        let time = TimeControl::default();
+        // Vetoed before the search.
+        let veto = RootVeto::new();
+        veto.add(first);
+        let mut s = Searcher::new(&params);
+        let out = s.search_with_veto(
+            &p,
+            Color::White,
+            &params,
+            &time,
+            &stop,
+            Some(&veto),
+            &mut |_| {},
+        );
+        assert_ne!(moved(&out), first);
+        assert_eq!(out.depth, 4);
+        // Each depth's best move vetoed as it is reported, as the solver
+        // refutes one choice after another: the answer is none of them,
+        // and the search still reaches its depth.
+        let veto = RootVeto::new();
+        let mut s = Searcher::new(&params);
+        let mut reported = Vec::new();
+        let out = s.search_with_veto(
+            &p,
+            Color::White,
+            &params,
+            &time,
+            &stop,
+            Some(&veto),
+            &mut |r| {
+                if r.depth < 4 {
+                    veto.add(r.pv[0]);
+                    reported.push(r.pv[0]);
+                }
+            },
+        );
+        assert_eq!(reported.len(), 3);
+        assert!(
+            !reported.contains(&moved(&out)),
+            "{out:?} after {reported:?}"
+        );
+        assert_eq!(out.depth, 4);
+        // Every move vetoed: the position is lost, and a move still comes.
+        let veto = RootVeto::new();
+        for c in p.empty_cells().iter() {
+            veto.add(c);
+        }
+        let mut s = Searcher::new(&params);
+        let out = s.search_with_veto(
+            &p,
+            Color::White,
+            &params,
+            &time,
+            &stop,
+            Some(&veto),
+            &mut |_| {},
+        );
+        assert!(p.is_empty(moved(&out)));
     }
 
     #[test]

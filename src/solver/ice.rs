@@ -288,6 +288,22 @@ pub fn dominated(bits: &Bits, st: [u128; 2], color: Color, moves: u128) -> u128 
     pruned
 }
 
+/// Whether an opponent stone at the empty cell `y` might disconnect
+/// `color`'s open cells (empty or its own): false when `y` is off
+/// `color`'s edges and its open neighbours are joined to each other
+/// through neighbours of `y`, so every path through `y` can go round it.
+fn may_cut(bits: &Bits, st: [u128; 2], color: Color, y: usize) -> bool {
+    let (e1, e2) = color.edges();
+    if bit(y) & (bits.edge(e1) | bits.edge(e2)) != 0 {
+        return true;
+    }
+    let open = bits.nbr(y) & !st[color.opponent().index()];
+    if open == 0 {
+        return false;
+    }
+    bits.flood(open & open.wrapping_neg(), open) != open
+}
+
 /// Moves of `color` among `moves` that an opponent reply kills: `c` is
 /// *vulnerable* to `y` when, after the opponent plays `y`, the cell `c` is
 /// dead (by the local test, or cut off from an edge). Then `color`'s move
@@ -318,6 +334,9 @@ pub fn vulnerable(
     // A killer is next to its victim (the local test) or cuts it off; the
     // cells next to the moves cover the first kind and the usual second.
     let mut ys = bits.spread(moves) & empty & (moves | losing) & !already;
+    // An opponent stone takes a cell from `color`'s chains only: the
+    // opponent's own live cells stay as they are.
+    let theirs_live = bits.live(st, color.opponent());
     while ys != 0 {
         let y = ys.trailing_zeros() as usize;
         ys &= ys - 1;
@@ -327,7 +346,14 @@ pub fn vulnerable(
         let mut after = st;
         after[y_side] |= bit(y);
         let open = moves & !pruned & !already & !bit(y);
-        let both = bits.live(after, Color::Black) & bits.live(after, Color::White);
+        // Only a cut vertex of `color`'s open cells can cut anything off;
+        // the flood is skipped when `color`'s open neighbours of `y` hang
+        // together around it (and it is not on `color`'s edges).
+        let both = if may_cut(bits, st, color, y) {
+            bits.live(after, color) & theirs_live
+        } else {
+            !0
+        };
         let mut dead = open & !both;
         let mut cs = open & bits.nbr(y) & both;
         while cs != 0 {

@@ -295,8 +295,8 @@ impl Oracle for Informed {
 /// mover wins with an edge-to-edge semi or full; loses to an opponent full
 /// or when the opponent's edge semis share no cell; otherwise must play
 /// in their common cells. Dead cells and captured pairs are filled in
-/// first ([`ice::fill_in`]), and dominated moves are left out
-/// ([`ice::dominated`]).
+/// first ([`ice::fill_in`]), and dominated and vulnerable moves are left
+/// out ([`ice::dominated`], [`ice::vulnerable`]).
 pub struct Fast {
     pos: Position,
     bits: Bits,
