@@ -1393,42 +1393,35 @@ mod tests {
         let params = params1(4);
         let first = moved(&run(&p, Color::White, &params));
         let stop = AtomicBool::new(false);
-        let time = TimeControl::default();
+        let search = |veto: &RootVeto, report: &mut dyn FnMut(&SearchReport)| {
+            let time = TimeControl::default();
+            Searcher::new(&params).search_with_veto(
+                &p,
+                Color::White,
+                &params,
+                &time,
+                &stop,
+                Some(veto),
+                report,
+            )
+        };
         // Vetoed before the search.
         let veto = RootVeto::new();
         veto.add(first);
-        let mut s = Searcher::new(&params);
-        let out = s.search_with_veto(
-            &p,
-            Color::White,
-            &params,
-            &time,
-            &stop,
-            Some(&veto),
-            &mut |_| {},
-        );
+        let out = search(&veto, &mut |_| {});
         assert_ne!(moved(&out), first);
         assert_eq!(out.depth, 4);
         // Each depth's best move vetoed as it is reported, as the solver
         // refutes one choice after another: the answer is none of them,
         // and the search still reaches its depth.
         let veto = RootVeto::new();
-        let mut s = Searcher::new(&params);
         let mut reported = Vec::new();
-        let out = s.search_with_veto(
-            &p,
-            Color::White,
-            &params,
-            &time,
-            &stop,
-            Some(&veto),
-            &mut |r| {
-                if r.depth < 4 {
-                    veto.add(r.pv[0]);
-                    reported.push(r.pv[0]);
-                }
-            },
-        );
+        let out = search(&veto, &mut |r| {
+            if r.depth < 4 {
+                veto.add(r.pv[0]);
+                reported.push(r.pv[0]);
+            }
+        });
         assert_eq!(reported.len(), 3);
         assert!(
             !reported.contains(&moved(&out)),
@@ -1440,16 +1433,7 @@ mod tests {
         for c in p.empty_cells().iter() {
             veto.add(c);
         }
-        let mut s = Searcher::new(&params);
-        let out = s.search_with_veto(
-            &p,
-            Color::White,
-            &params,
-            &time,
-            &stop,
-            Some(&veto),
-            &mut |_| {},
-        );
+        let out = search(&veto, &mut |_| {});
         assert!(p.is_empty(moved(&out)));
     }
 

@@ -67,6 +67,9 @@ pub struct SolverParams {
     pub epsilon: f64,
     /// Widening: the proof number looks at only the first
     /// 1 + ceil(widening x open children) children; 0 looks at all.
+    /// 0.25 (Benzene's value) solves 24 of endgame.tst's 40 positions in
+    /// 10 s each where 0 solves 22, 0.5 23 (all with vulnerable-cell
+    /// pruning), and the 6x6 file in 76,224 nodes against 79,711.
     pub widening: f64,
     /// Expand new children when their parent is expanded (settles
     /// decided ones at once, seeds disproof numbers with move counts).
@@ -93,7 +96,7 @@ impl Default for SolverParams {
             use_vc: true,
             ordering: EvalKind::Resistance,
             epsilon: 0.25,
-            widening: 0.0,
+            widening: 0.25,
             lookahead: false,
             incremental: true,
             vulnerable: true,
