@@ -36,12 +36,29 @@ const MIN_RESEARCH: Duration = Duration::from_millis(200);
 /// one move's subtree at a time).
 const VERIFIER_TT_SHARE: usize = 2;
 
+/// How long the verifier works on the search's choice before it turns to
+/// the whole position.
+const FOCUS_LIMIT: Duration = Duration::from_secs(2);
+
+/// The verifier's settings: the solver's, with half the table and twice
+/// the widening. On the whole position the two then make a portfolio:
+/// df-pn's time to a proof varies a lot with its settings (at 10 s each,
+/// widening 0.25 proves endgame.tst's close-endgame05 and random-endgame15
+/// but not random-endgame04, and 0.5 the other way round).
 fn verifier_params(p: &SolverParams) -> SolverParams {
     SolverParams {
         tt_mb: (p.tt_mb / VERIFIER_TT_SHARE).max(1),
         use_guifx: false,
+        widening: (p.widening * 2.0).min(64.0),
         ..p.clone()
     }
+}
+
+/// What the verifier settled: the search's choice, or (when the choice
+/// stayed open) the whole position.
+enum Verdict {
+    Choice(Cell, SolveOutcome),
+    Root(BestMove),
 }
 
 /// The solver, which genmove lends to a thread of its own; that thread may
@@ -331,10 +348,33 @@ impl Engine {
                         child.play(color, m);
                         let verify_stop = &verify_stop;
                         scope.spawn(move || {
-                            (
-                                m,
-                                verifier.solve(&child, color.opponent(), verify_stop, &mut |_| {}),
-                            )
+                            let until = Instant::now() + FOCUS_LIMIT;
+                            let r =
+                                verifier.solve_until(&child, color.opponent(), verify_stop, until);
+                            if r != SolveOutcome::Unknown || verify_stop.load(Ordering::SeqCst) {
+                                return Verdict::Choice(m, r);
+                            }
+                            // Neither proved nor refuted soon: the rest of
+                            // the time goes to the whole position, solved
+                            // with another widening than the solver's (see
+                            // `verifier_params`).
+                            let mut best = verifier.best_move(pos, color, verify_stop, &mut |_| {});
+                            // As for the solver's proofs: the quickest win
+                            // found in half the time left.
+                            if let (SolveOutcome::Win(w), Some(first)) = (best.outcome, best.mv)
+                                && w == color
+                            {
+                                let now = Instant::now();
+                                let deadline = now + move_end.saturating_duration_since(now) / 2;
+                                best.mv = Some(verifier.simplest_win(
+                                    pos,
+                                    color,
+                                    first,
+                                    verify_stop,
+                                    deadline,
+                                ));
+                            }
+                            Verdict::Root(best)
                         })
                     });
                     // In slices, so that an interrupt still ends the wait
@@ -358,12 +398,20 @@ impl Engine {
                 });
                 match verdict {
                     _ if proof.is_some() => break,
-                    Some((m, SolveOutcome::Win(w))) if w == color => {
+                    Some(Verdict::Root(BestMove {
+                        outcome: SolveOutcome::Win(w),
+                        mv: Some(m),
+                    })) if w == color => {
+                        log::info!("verifier: {} wins", pos.geometry().name(m));
+                        verified = Some(m);
+                        break;
+                    }
+                    Some(Verdict::Choice(m, SolveOutcome::Win(w))) if w == color => {
                         log::info!("verifier: {} is proved to win", pos.geometry().name(m));
                         verified = Some(m);
                         break;
                     }
-                    Some((m, SolveOutcome::Win(_)))
+                    Some(Verdict::Choice(m, SolveOutcome::Win(_)))
                         if move_end.saturating_duration_since(Instant::now()) >= MIN_RESEARCH =>
                     {
                         // Refuted while there is time: search again without it.
@@ -387,7 +435,7 @@ impl Engine {
                             report,
                         );
                     }
-                    Some((m, SolveOutcome::Win(_))) => {
+                    Some(Verdict::Choice(m, SolveOutcome::Win(_))) => {
                         veto.add(m);
                         break;
                     }

@@ -58,6 +58,7 @@ pub fn solver_block(geometry: &Geometry, p: &Progress) -> String {
                 "L".to_string()
             }
             ChildStatus::Unknown(pn, _) => pn.to_string(),
+            ChildStatus::Unexplored => "?".to_string(),
         };
         label.push_str(&format!(" {} {value}", geometry.name(cell)));
     }

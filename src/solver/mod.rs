@@ -200,19 +200,25 @@ pub enum ChildStatus {
     /// Unknown yet: the proof and disproof numbers of the move for the
     /// root's player (small proof number: looks winning).
     Unknown(u32, u32),
+    /// Not searched yet (with widening, most of a big root's moves wait
+    /// until the first ones look bad).
+    Unexplored,
 }
 
 /// The root move a solve finds most promising among those not proved to
-/// lose: a proved win first, then the least proof number (ties by cell).
+/// lose: a proved win first, then the least proof number (ties by cell),
+/// then the first move not searched yet (in the root's order).
 fn most_promising(children: &[(Cell, ChildStatus)]) -> Option<Cell> {
     children
         .iter()
-        .filter_map(|&(c, s)| match s {
-            ChildStatus::Win => Some((0u64, c)),
-            ChildStatus::Unknown(proof, _) => Some((proof as u64 + 1, c)),
+        .enumerate()
+        .filter_map(|(i, &(c, s))| match s {
+            ChildStatus::Win => Some(((0u64, 0), c)),
+            ChildStatus::Unknown(proof, _) => Some(((proof as u64 + 1, c.index()), c)),
+            ChildStatus::Unexplored => Some(((u64::MAX, i), c)),
             ChildStatus::Loss => None,
         })
-        .min_by_key(|&(k, c)| (k, c.index()))
+        .min_by_key(|&(k, _)| k)
         .map(|(_, c)| c)
 }
 
@@ -741,7 +747,7 @@ fn snapshot(
                 Some(e) if e.phi == 0 => ChildStatus::Loss,
                 // The child's delta is the root player's proof number.
                 Some(e) => ChildStatus::Unknown(e.delta, e.phi),
-                None => ChildStatus::Unknown(1, 1),
+                None => ChildStatus::Unexplored,
             };
             (c, status)
         })
@@ -858,6 +864,19 @@ mod tests {
         assert_eq!(avoid_proven_loss(c(2), &children), None);
         assert_eq!(avoid_proven_loss(c(9), &children), None);
         // A proved win comes first.
+        // A move not searched yet comes after every searched one.
+        let fresh = [
+            (c(6), ChildStatus::Unexplored),
+            (c(1), ChildStatus::Loss),
+            (c(2), ChildStatus::Unknown(900, 3)),
+            (c(3), ChildStatus::Unexplored),
+        ];
+        assert_eq!(avoid_proven_loss(c(1), &fresh), Some(c(2)));
+        let fresh = [
+            (c(6), ChildStatus::Unexplored),
+            (c(3), ChildStatus::Unexplored),
+        ];
+        assert_eq!(most_promising(&fresh), Some(c(6)));
         let won = [(c(1), ChildStatus::Loss), (c(5), ChildStatus::Win)];
         assert_eq!(avoid_proven_loss(c(1), &won), Some(c(5)));
         // Every move lost: nothing better to offer.
