@@ -7,12 +7,12 @@ use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::board::{Cell, Color};
+use crate::board::{Cell, CellSet, Color};
 use crate::eval::{CellValues, EvalKind};
 use crate::game::{Game, Move, TimeSettings};
 use crate::htp::command::{MoveArg, ParamSetting};
 use crate::knowledge::{Endpoint, Knowledge};
-use crate::search::{Decision, Level, RootVeto, SearchParams, SearchReport, Searcher, TimeControl};
+use crate::search::{Decision, Level, SearchParams, SearchReport, Searcher, TimeControl};
 use crate::solver::swap;
 use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
 use crate::textboard::Letters;
@@ -301,16 +301,10 @@ impl Engine {
             params.threads = threads - 1;
         }
         // Moves the verifier has refuted, which searches again leave out.
-        let veto = RootVeto::new();
-        let mut outcome = self.searcher.search_with_veto(
-            pos,
-            color,
-            &params,
-            &time,
-            &self.stop,
-            Some(&veto),
-            report,
-        );
+        let mut refuted = CellSet::EMPTY;
+        let mut outcome = self
+            .searcher
+            .search(pos, color, &params, &time, &self.stop, report);
         let move_end = start + budget;
         // A winning move the verifier proved.
         let mut verified = None;
@@ -419,24 +413,18 @@ impl Engine {
                             "verifier: {} is proved to lose; searching again",
                             pos.geometry().name(m)
                         );
-                        veto.add(m);
+                        refuted.insert(m);
                         let again = TimeControl {
                             max_time: move_end.saturating_duration_since(Instant::now()),
                             time_left: None,
                             stones_left: None,
                         };
-                        outcome = self.searcher.search_with_veto(
-                            pos,
-                            color,
-                            &params,
-                            &again,
-                            &self.stop,
-                            Some(&veto),
-                            report,
+                        outcome = self.searcher.search_excluding(
+                            pos, color, &params, &again, &self.stop, refuted, report,
                         );
                     }
                     Some(Verdict::Choice(m, SolveOutcome::Win(_))) => {
-                        veto.add(m);
+                        refuted.insert(m);
                         break;
                     }
                     _ => break,
@@ -465,7 +453,7 @@ impl Engine {
         // The root's last report, with the moves refuted on their own as
         // losses too (they may have come after it).
         let mut children = root_rx.try_iter().last().unwrap_or_default();
-        for c in veto.cells().iter() {
+        for c in refuted.iter() {
             match children.iter_mut().find(|(x, _)| *x == c) {
                 Some(entry) => entry.1 = ChildStatus::Loss,
                 None => children.push((c, ChildStatus::Loss)),
@@ -688,6 +676,7 @@ impl Engine {
 
     pub fn clear_solver_table(&mut self) {
         self.solver.get().clear_tt();
+        self.verifier.clear_tt();
     }
 
     pub fn solver_params(&self) -> &SolverParams {

@@ -238,43 +238,6 @@ pub struct SearchOutcome {
     pub elapsed: Duration,
 }
 
-/// Root moves proved (by another thread, the solver) to lose while a
-/// search runs. The search leaves them out of its root from the next
-/// iteration on; when one arrives mid-iteration, that iteration is
-/// abandoned and run again without it, so the answer never rests on a
-/// move known to lose. Read once per iteration and polled (a counter)
-/// with the stop flag.
-#[derive(Debug, Default)]
-pub struct RootVeto {
-    cells: Mutex<CellSet>,
-    count: AtomicUsize,
-}
-
-impl RootVeto {
-    pub fn new() -> RootVeto {
-        RootVeto::default()
-    }
-
-    /// Adds a move proved to lose.
-    pub fn add(&self, cell: Cell) {
-        let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
-        if !cells.contains(cell) {
-            cells.insert(cell);
-            self.count.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-
-    /// The moves vetoed so far.
-    pub fn cells(&self) -> CellSet {
-        *self.cells.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// How many moves have been vetoed (changes with every new one).
-    pub fn count(&self) -> usize {
-        self.count.load(Ordering::SeqCst)
-    }
-}
-
 /// The engine's search: keeps its transposition table between moves.
 pub struct Searcher {
     params: SearchParams,
@@ -378,20 +341,21 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
-        self.search_with_veto(pos, to_move, params, time, stop, None, report)
+        self.search_excluding(pos, to_move, params, time, stop, CellSet::EMPTY, report)
     }
 
-    /// [`Searcher::search`], leaving out the root moves `veto` holds (see
-    /// [`RootVeto`]) as they arrive.
+    /// [`Searcher::search`] without the root moves in `excluded` (moves
+    /// the solver has proved to lose), unless that leaves none: the
+    /// answer is then the search's best among all.
     #[allow(clippy::too_many_arguments)]
-    pub fn search_with_veto(
+    pub fn search_excluding(
         &mut self,
         pos: &Position,
         to_move: Color,
         params: &SearchParams,
         time: &TimeControl,
         stop: &AtomicBool,
-        veto: Option<&RootVeto>,
+        excluded: CellSet,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
         let start = Instant::now();
@@ -413,7 +377,7 @@ impl Searcher {
         match params.level {
             Level::Baseline => self.search_simple(pos, to_move, params, start, report),
             Level::Easy => self.search_easy(pos, to_move, params, start, report),
-            _ => self.search_ab(pos, to_move, params, start, budget, stop, veto, report),
+            _ => self.search_ab(pos, to_move, params, start, budget, stop, excluded, report),
         }
     }
 
@@ -491,7 +455,7 @@ impl Searcher {
         start: Instant,
         budget: Duration,
         stop: &AtomicBool,
-        veto: Option<&RootVeto>,
+        excluded: CellSet,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
         let (width, depth_cap) = match params.level {
@@ -528,8 +492,6 @@ impl Searcher {
             deadline: Some(deadline),
             width,
             know_plies: 0,
-            veto,
-            veto_seen: 0,
         };
         let mut sh = sh;
         let done =
@@ -603,27 +565,18 @@ impl Searcher {
         if moves.is_empty() {
             moves = self.workers[0].root_order(to_move);
         }
+        // Moves proved to lose leave the root (unless all would: the
+        // position is lost, and a move is still wanted).
+        if moves.iter().any(|c| !excluded.contains(*c)) {
+            moves.retain(|c| !excluded.contains(*c));
+        }
         let mut best: Option<(Cell, i32, u32, Vec<Cell>)> = None;
         // Growth of the iteration time from one depth to the next, for the
         // last two depths: odd and even depths grow differently, so the
         // prediction takes the larger.
         let mut last_iter = Duration::ZERO;
         let mut ratios = [4.0f64, 4.0];
-        let mut depth = 0;
-        while depth < max_depth {
-            depth += 1;
-            // Moves proved to lose leave the root (all of them: the
-            // position is lost, and the search still picks a move).
-            if let Some(v) = veto {
-                sh.veto_seen = v.count();
-                let vetoed = v.cells();
-                if moves.iter().any(|&c| !vetoed.contains(c)) {
-                    moves.retain(|&c| !vetoed.contains(c));
-                    if best.as_ref().is_some_and(|b| vetoed.contains(b.0)) {
-                        best = None;
-                    }
-                }
-            }
+        for depth in 1..=max_depth {
             let iter_start = Instant::now();
             let know_before: Duration = self.workers.iter().map(|w| w.know_time).sum();
             let Some((scores, best_idx)) = Self::root_iteration(
@@ -635,16 +588,6 @@ impl Searcher {
                 &moves,
                 root_kn,
             ) else {
-                // A new veto, not the clock: deepen again from the start
-                // without the vetoed moves (the table makes the first
-                // depths cheap, and a finished depth comes soon).
-                if sh.veto.is_some_and(|v| v.count() != sh.veto_seen) && !sh.out_of_time() {
-                    sh.abort.store(false, Ordering::Relaxed);
-                    depth = 0;
-                    last_iter = Duration::ZERO;
-                    ratios = [4.0, 4.0];
-                    continue;
-                }
                 break;
             };
             let score = scores[best_idx];
@@ -706,17 +649,6 @@ impl Searcher {
         let know_nodes: u64 = self.workers.iter().map(|w| w.know_nodes).sum();
         let misses: u64 = self.workers.iter().map(|w| w.know_misses).sum();
         log::debug!("knowledge consulted at {know_nodes} of {nodes} nodes, {misses} computed");
-        // A veto that came after the last finished depth still counts.
-        if let Some(v) = veto
-            && let Some(b) = &best
-            && v.cells().contains(b.0)
-        {
-            let vetoed = v.cells();
-            if moves.iter().any(|&c| !vetoed.contains(c)) {
-                moves.retain(|&c| !vetoed.contains(c));
-                best = None;
-            }
-        }
         let best = match (best, known_loss) {
             (Some((cell, score, depth, pv)), Some(loss)) if !score_is_loss(score) => {
                 Some((cell, loss, depth, pv))
@@ -1388,52 +1320,36 @@ mod tests {
     }
 
     #[test]
-    fn vetoed_root_moves_are_never_the_answer() {
+    fn excluded_root_moves_are_never_the_answer() {
         let p = pos_from(5, &["c3"], &["b3"]);
         let params = params1(4);
-        let first = moved(&run(&p, Color::White, &params));
         let stop = AtomicBool::new(false);
-        let search = |veto: &RootVeto, report: &mut dyn FnMut(&SearchReport)| {
+        let search = |excluded: CellSet| {
             let time = TimeControl::default();
-            Searcher::new(&params).search_with_veto(
+            let mut s = Searcher::new(&params);
+            s.search_excluding(
                 &p,
                 Color::White,
                 &params,
                 &time,
                 &stop,
-                Some(veto),
-                report,
+                excluded,
+                &mut |_| {},
             )
         };
-        // Vetoed before the search.
-        let veto = RootVeto::new();
-        veto.add(first);
-        let out = search(&veto, &mut |_| {});
-        assert_ne!(moved(&out), first);
-        assert_eq!(out.depth, 4);
-        // Each depth's best move vetoed as it is reported, as the solver
-        // refutes one choice after another: the answer is none of them,
-        // and the search still reaches its depth.
-        let veto = RootVeto::new();
-        let mut reported = Vec::new();
-        let out = search(&veto, &mut |r| {
-            if r.depth < 4 {
-                veto.add(r.pv[0]);
-                reported.push(r.pv[0]);
-            }
-        });
-        assert_eq!(reported.len(), 3);
-        assert!(
-            !reported.contains(&moved(&out)),
-            "{out:?} after {reported:?}"
-        );
-        assert_eq!(out.depth, 4);
-        // Every move vetoed: the position is lost, and a move still comes.
-        let veto = RootVeto::new();
-        for c in p.empty_cells().iter() {
-            veto.add(c);
+        // Excluding the answer, then each next answer in turn, as the
+        // solver refutes one choice after another: never an excluded move,
+        // always the full depth.
+        let mut excluded = CellSet::EMPTY;
+        for _ in 0..4 {
+            let out = search(excluded);
+            let m = moved(&out);
+            assert!(!excluded.contains(m), "{out:?} excluding {excluded:?}");
+            assert_eq!(out.depth, 4);
+            excluded.insert(m);
         }
-        let out = search(&veto, &mut |_| {});
+        // Every move excluded: the position is lost, and a move still comes.
+        let out = search(p.empty_cells());
         assert!(p.is_empty(moved(&out)));
     }
 

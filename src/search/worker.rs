@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::WIN;
 use super::tt::{Bound, Tt, TtEntry};
-use super::{RootVeto, WIN};
 use crate::board::{Cell, CellSet, Color, MAX_CELLS, Position};
 use crate::eval::{CellValues, Dist01, EvalKind, Evaluator};
 use crate::knowledge::Knowledge;
@@ -35,11 +35,6 @@ pub(crate) struct Shared<'a> {
     pub width: usize,
     /// Nodes at plies below this use the workers' knowledge (0 = none).
     pub know_plies: usize,
-    /// Root moves proved elsewhere to lose, and how many of them this
-    /// iteration started with: a new one aborts the iteration, which the
-    /// search then runs again without it.
-    pub veto: Option<&'a RootVeto>,
-    pub veto_seen: usize,
 }
 
 impl Shared<'_> {
@@ -49,18 +44,9 @@ impl Shared<'_> {
     }
 
     fn poll(&self) {
-        if self.stop.load(Ordering::Relaxed)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.veto.is_some_and(|v| v.count() != self.veto_seen)
-        {
+        if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.abort.store(true, Ordering::Relaxed);
         }
-    }
-
-    /// Whether the search must end: the stop flag or the deadline (not a
-    /// new veto, after which the iteration is merely run again).
-    pub fn out_of_time(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
