@@ -61,6 +61,58 @@ enum Verdict {
     Root(BestMove),
 }
 
+/// The whole position solved for genmove: the solver's best move, and
+/// for a proved win the quickest winning move found in half the time
+/// left until `move_end` (a proved win may have simpler winning moves
+/// than the one proved first).
+fn solve_for_move(
+    solver: &mut Solver,
+    pos: &crate::board::Position,
+    color: Color,
+    stop: &AtomicBool,
+    move_end: Instant,
+    progress: &mut dyn FnMut(&Progress),
+) -> BestMove {
+    let mut best = solver.best_move(pos, color, stop, progress);
+    if let (SolveOutcome::Win(w), Some(first)) = (best.outcome, best.mv)
+        && w == color
+    {
+        let now = Instant::now();
+        let deadline = now + move_end.saturating_duration_since(now) / 2;
+        best.mv = Some(solver.simplest_win(pos, color, first, stop, deadline));
+    }
+    best
+}
+
+/// The verifier's work on the search's choice `m`: up to [`FOCUS_LIMIT`]
+/// proving or refuting it; if it stays open, the rest of the time goes to
+/// the whole position, solved with another widening than the solver's
+/// (see [`verifier_params`]).
+fn verify(
+    verifier: &mut Solver,
+    pos: &crate::board::Position,
+    color: Color,
+    m: Cell,
+    stop: &AtomicBool,
+    move_end: Instant,
+) -> Verdict {
+    let mut child = pos.clone();
+    child.play(color, m);
+    let until = Instant::now() + FOCUS_LIMIT;
+    let r = verifier.solve_until(&child, color.opponent(), stop, until);
+    if r != SolveOutcome::Unknown || stop.load(Ordering::SeqCst) {
+        return Verdict::Choice(m, r);
+    }
+    Verdict::Root(solve_for_move(
+        verifier,
+        pos,
+        color,
+        stop,
+        move_end,
+        &mut |_| {},
+    ))
+}
+
 /// The solver, which genmove lends to a thread of its own; that thread may
 /// still be finishing when the move has been answered.
 struct SolverSlot {
@@ -259,6 +311,7 @@ impl Engine {
         // Waiting for the last move's solver is charged to this move: at
         // most a tenth of its budget.
         let lend_wait = LEND_WAIT.min(budget / 10);
+        let move_end = start + budget;
         let lent = if use_solver {
             self.solver.lend(lend_wait)
         } else {
@@ -272,17 +325,10 @@ impl Engine {
         let handle = lent.map(|mut solver| {
             let (pos, stop, solver_stop) = (pos.clone(), self.stop.clone(), solver_stop.clone());
             std::thread::spawn(move || {
-                let mut best = solver.best_move(&pos, color, &solver_stop, &mut |p| {
-                    let _ = root_tx.send(p.children.clone());
-                });
-                // A proved win may have simpler winning moves than the one
-                // proved first: look for them in up to half the time left.
-                if let (SolveOutcome::Win(w), Some(first)) = (best.outcome, best.mv)
-                    && w == color
-                {
-                    let deadline = Instant::now() + budget.saturating_sub(start.elapsed()) / 2;
-                    best.mv = Some(solver.simplest_win(&pos, color, first, &solver_stop, deadline));
-                }
+                let best =
+                    solve_for_move(&mut solver, &pos, color, &solver_stop, move_end, &mut |p| {
+                        let _ = root_tx.send(p.children.clone());
+                    });
                 if best.outcome == SolveOutcome::Win(color) && best.mv.is_some() {
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -305,7 +351,6 @@ impl Engine {
         let mut outcome = self
             .searcher
             .search(pos, color, &params, &time, &self.stop, report);
-        let move_end = start + budget;
         // A winning move the verifier proved.
         let mut verified = None;
         let proof = handle.and_then(|h| {
@@ -338,38 +383,8 @@ impl Engine {
                 let verify_stop = AtomicBool::new(false);
                 let verdict = std::thread::scope(|scope| {
                     let job = choice.map(|m| {
-                        let mut child = pos.clone();
-                        child.play(color, m);
                         let verify_stop = &verify_stop;
-                        scope.spawn(move || {
-                            let until = Instant::now() + FOCUS_LIMIT;
-                            let r =
-                                verifier.solve_until(&child, color.opponent(), verify_stop, until);
-                            if r != SolveOutcome::Unknown || verify_stop.load(Ordering::SeqCst) {
-                                return Verdict::Choice(m, r);
-                            }
-                            // Neither proved nor refuted soon: the rest of
-                            // the time goes to the whole position, solved
-                            // with another widening than the solver's (see
-                            // `verifier_params`).
-                            let mut best = verifier.best_move(pos, color, verify_stop, &mut |_| {});
-                            // As for the solver's proofs: the quickest win
-                            // found in half the time left.
-                            if let (SolveOutcome::Win(w), Some(first)) = (best.outcome, best.mv)
-                                && w == color
-                            {
-                                let now = Instant::now();
-                                let deadline = now + move_end.saturating_duration_since(now) / 2;
-                                best.mv = Some(verifier.simplest_win(
-                                    pos,
-                                    color,
-                                    first,
-                                    verify_stop,
-                                    deadline,
-                                ));
-                            }
-                            Verdict::Root(best)
-                        })
+                        scope.spawn(move || verify(verifier, pos, color, m, verify_stop, move_end))
                     });
                     // In slices, so that an interrupt still ends the wait
                     // at once.
@@ -392,15 +407,13 @@ impl Engine {
                 });
                 match verdict {
                     _ if proof.is_some() => break,
-                    Some(Verdict::Root(BestMove {
-                        outcome: SolveOutcome::Win(w),
-                        mv: Some(m),
-                    })) if w == color => {
-                        log::info!("verifier: {} wins", pos.geometry().name(m));
-                        verified = Some(m);
-                        break;
-                    }
-                    Some(Verdict::Choice(m, SolveOutcome::Win(w))) if w == color => {
+                    Some(
+                        Verdict::Choice(m, SolveOutcome::Win(w))
+                        | Verdict::Root(BestMove {
+                            outcome: SolveOutcome::Win(w),
+                            mv: Some(m),
+                        }),
+                    ) if w == color => {
                         log::info!("verifier: {} is proved to win", pos.geometry().name(m));
                         verified = Some(m);
                         break;

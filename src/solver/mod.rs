@@ -263,8 +263,8 @@ pub struct Solver {
     /// The board size the table's entries belong to.
     size: Option<(usize, usize)>,
     stats: SolverStats,
-    /// The end of the current slice of a longer job (`*_until` calls):
-    /// the solve stops there, keeping what it learned in the table.
+    /// The end set by [`Solver::solve_until`]: the solve stops there,
+    /// keeping what it learned in the table.
     slice_end: Option<Instant>,
 }
 
@@ -520,20 +520,6 @@ impl Solver {
         out
     }
 
-    /// [`Solver::best_move`] whose solve ends by `until` at the latest
-    /// (finding the move after a proof is not cut short).
-    pub fn best_move_until(
-        &mut self,
-        pos: &Position,
-        to_move: Color,
-        stop: &AtomicBool,
-        until: Instant,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> BestMove {
-        self.slice_end = Some(until);
-        self.best_move(pos, to_move, stop, progress)
-    }
-
     /// Solves and picks a move: a proved winning move; for a proved loss,
     /// the move whose refutation cost the most work (it resists longest).
     pub fn best_move(
@@ -545,7 +531,6 @@ impl Solver {
     ) -> BestMove {
         let outcome =
             self.counted(|s, start| s.solve_inner(pos, to_move, stop, progress, start, true));
-        self.slice_end = None;
         let mv = match outcome {
             SolveOutcome::Unknown => None,
             _ if pos.winner().is_some() => None,
