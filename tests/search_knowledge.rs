@@ -247,3 +247,79 @@ fn node_rate_with_and_without_knowledge() {
         }
     }
 }
+
+/// random-endgame08 from Benzene's endgame.tst: Black to move, and h7 is
+/// its only winning move (the file's test 59).
+fn random_endgame08() -> Position {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/sgf/endgame/random-endgame08.sgf"
+    );
+    let record = ferrohex::sgf::parse(&std::fs::read_to_string(path).expect("read the SGF"))
+        .expect("parse the SGF");
+    ferrohex::game::Game::from_sgf(&record, None, false)
+        .expect("load the SGF")
+        .position()
+        .clone()
+}
+
+fn endgame_params(depth: u32, endgame_empty_pct: usize) -> SearchParams {
+    SearchParams {
+        endgame_empty_pct,
+        ..params(depth, true)
+    }
+}
+
+#[test]
+fn the_endgame_search_finds_the_only_winning_move() {
+    let p = random_endgame08();
+    assert_eq!(p.empty_cells().len(), 87);
+    // The connections at every node see what the plain search's distance
+    // evaluation does not, at the same depth.
+    let vc = search(&p, Color::Black, &endgame_params(3, 100));
+    assert_eq!(moved(&p, &vc), "h7");
+    assert_eq!(vc.depth, 3);
+    let plain = search(&p, Color::Black, &endgame_params(3, 0));
+    assert_ne!(moved(&p, &plain), "h7");
+    // 87 of 121 cells are empty: above 71% the plain search runs.
+    let above = search(&p, Color::Black, &endgame_params(3, 71));
+    assert_eq!(above.decision, plain.decision);
+}
+
+#[test]
+fn the_endgame_search_is_deterministic_and_leaves_out_excluded_moves() {
+    let p = random_endgame08();
+    let ps = endgame_params(2, 100);
+    let a = search(&p, Color::Black, &ps);
+    let b = search(&p, Color::Black, &ps);
+    assert_eq!((a.decision, a.nodes, &a.pv), (b.decision, b.nodes, &b.pv));
+    let Decision::Move(first) = a.decision else {
+        panic!("resigned")
+    };
+    let mut s = Searcher::new(&ps);
+    let stop = AtomicBool::new(false);
+    let time = TimeControl {
+        max_time: Duration::from_secs(600),
+        ..TimeControl::default()
+    };
+    let excluded = [first].into_iter().collect();
+    let out = s.search_excluding(&p, Color::Black, &ps, &time, &stop, excluded, &mut |_| {});
+    assert_ne!(moved(&p, &out), p.geometry().name(first));
+    assert_eq!(out.depth, 2);
+}
+
+#[test]
+fn a_stopped_endgame_search_still_answers_at_once() {
+    let p = random_endgame08();
+    let ps = endgame_params(20, 100);
+    let mut s = Searcher::new(&ps);
+    let stop = AtomicBool::new(true);
+    let time = TimeControl {
+        max_time: Duration::from_secs(600),
+        ..TimeControl::default()
+    };
+    let out = s.search(&p, Color::Black, &ps, &time, &stop, &mut |_| {});
+    moved(&p, &out);
+    // No depth finished: the search gave up at its first node.
+    assert_eq!(out.depth, 0);
+}

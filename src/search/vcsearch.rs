@@ -1,0 +1,214 @@
+//! The endgame search: Wolve's alpha-beta, with the Hex knowledge at every
+//! node instead of near the root only.
+//!
+//! Each node brings a [`Knowledge`] (both colours' connections) up to date
+//! incrementally, fills in the dead and captured cells the new stone
+//! creates, and then:
+//! 1. a position the connections decide is a win or a loss at once;
+//! 2. a leaf is scored by the resistance over the connection graph
+//!    ([`resistance::score`]), not over plain adjacency;
+//! 3. an inner node searches its consider set (mustplay minus inferior
+//!    cells), ordered by the circuits' energy, the best `width` of them.
+//!
+//! A node costs milliseconds on 11x11 (the plain search's cost
+//! microseconds), so this search is a few plies deep; near the end of a
+//! game the connections decide most lines within those plies, which a
+//! distance evaluation cannot see.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::WIN;
+use super::worker::INF;
+use crate::board::{Cell, Color};
+use crate::knowledge::{self, Knowledge, resistance};
+
+/// The score is `SCALE * ln(R_opp / R_own)` (clamped by the circuit), on the
+/// two-distance and resistance evaluations' scale.
+const SCALE: f64 = 300.0;
+
+/// One iteration's result: the best move, its score, the line.
+pub(crate) struct VcIteration {
+    pub best: Cell,
+    pub score: i32,
+    pub pv: Vec<Cell>,
+    /// The root moves, best first, for the next iteration's order.
+    pub order: Vec<Cell>,
+}
+
+pub(crate) struct VcSearch<'a> {
+    know: Knowledge,
+    stop: &'a AtomicBool,
+    deadline: Instant,
+    /// Moves searched per node below the root.
+    width: usize,
+    pub nodes: u64,
+    aborted: bool,
+}
+
+impl<'a> VcSearch<'a> {
+    /// `know` describes the root position (with its inferior cells filled
+    /// in).
+    pub fn new(
+        know: Knowledge,
+        stop: &'a AtomicBool,
+        deadline: Instant,
+        width: usize,
+    ) -> VcSearch<'a> {
+        VcSearch {
+            know,
+            stop,
+            deadline,
+            width: width.max(1),
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// The root's moves ordered by the circuits' energy.
+    pub fn order(&self, among: &crate::board::CellSet) -> Vec<Cell> {
+        resistance::ordered_moves(&self.know, among)
+    }
+
+    /// Plays `c` for `me`, then the fill-in it makes possible; returns how
+    /// many stones to take back.
+    fn play(&mut self, me: Color, c: Cell) -> usize {
+        self.know.play(me, c);
+        let mut n = 1;
+        if self.know.position().winner().is_none() {
+            let (_, fills) = knowledge::fill_in(self.know.position());
+            for color in Color::BOTH {
+                for f in fills[color.index()].iter() {
+                    self.know.play(color, f);
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    fn undo(&mut self, n: usize) {
+        for _ in 0..n {
+            self.know.undo();
+        }
+    }
+
+    /// The leaf score for `me`.
+    fn evaluate(&self, me: Color) -> i32 {
+        let s = resistance::score(&self.know) * SCALE;
+        let s = if me == Color::Black { s } else { -s };
+        s.round() as i32
+    }
+
+    fn poll(&mut self) {
+        if self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline {
+            self.aborted = true;
+        }
+    }
+
+    /// Negamax with alpha-beta; the line found goes to `pv`.
+    fn negamax(
+        &mut self,
+        me: Color,
+        depth: u32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv: &mut Vec<Cell>,
+    ) -> i32 {
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        pv.clear();
+        if let Some(w) = self.know.decided(me) {
+            return if w == me {
+                WIN - ply - 1
+            } else {
+                -(WIN - ply - 2)
+            };
+        }
+        if depth == 0 {
+            return self.evaluate(me);
+        }
+        let consider = self.know.consider_set(me);
+        let mut moves = resistance::ordered_moves(&self.know, &consider);
+        moves.truncate(self.width);
+        let mut best = -INF;
+        let mut line = Vec::new();
+        for c in moves {
+            let n = self.play(me, c);
+            let s = -self.negamax(me.opponent(), depth - 1, ply + 1, -beta, -alpha, &mut line);
+            self.undo(n);
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                pv.clear();
+                pv.push(c);
+                pv.extend_from_slice(&line);
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// One iteration at `depth` over the root `moves` (in order); `None`
+    /// when it was stopped before it finished.
+    pub fn iteration(&mut self, me: Color, depth: u32, moves: &[Cell]) -> Option<VcIteration> {
+        let mut scored: Vec<(i32, usize)> = Vec::with_capacity(moves.len());
+        let mut alpha = -INF;
+        let mut best_pv = Vec::new();
+        let mut line = Vec::new();
+        for (i, &c) in moves.iter().enumerate() {
+            let n = self.play(me, c);
+            // The first move with a full window; each other one against the
+            // best so far, a null window first and the full one when it
+            // beats it.
+            let opp = me.opponent();
+            let s = if i == 0 {
+                -self.negamax(opp, depth - 1, 1, -INF, INF, &mut line)
+            } else {
+                let s = -self.negamax(opp, depth - 1, 1, -alpha - 1, -alpha, &mut line);
+                if s > alpha && !self.aborted {
+                    -self.negamax(opp, depth - 1, 1, -INF, -alpha, &mut line)
+                } else {
+                    s
+                }
+            };
+            self.undo(n);
+            if self.aborted {
+                return None;
+            }
+            if s > alpha || i == 0 {
+                alpha = alpha.max(s);
+                best_pv.clear();
+                best_pv.push(c);
+                best_pv.extend_from_slice(&line);
+            }
+            scored.push((s, i));
+        }
+        let best_idx = scored.iter().max_by_key(|&&(s, i)| (s, std::cmp::Reverse(i)))?.1;
+        // Best first; a move that failed low keeps its place among the
+        // others (its score is only a bound).
+        scored.sort_by(|a, b| {
+            (b.1 == best_idx)
+                .cmp(&(a.1 == best_idx))
+                .then(b.0.cmp(&a.0))
+                .then(a.1.cmp(&b.1))
+        });
+        Some(VcIteration {
+            best: moves[best_idx],
+            score: scored[0].0,
+            pv: best_pv,
+            order: scored.iter().map(|&(_, i)| moves[i]).collect(),
+        })
+    }
+}
