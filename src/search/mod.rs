@@ -582,7 +582,9 @@ impl Searcher {
             && params.level != Level::Medium
             && let Some(know) = self.workers[0].know.take()
         {
-            let out = Self::search_vc(know, to_move, &moves, stop, start, budget, max_depth, pos, report);
+            let out = Self::search_vc(
+                know, to_move, &moves, stop, start, budget, max_depth, pos, report,
+            );
             if let Some((cell, score, depth, nodes, pv)) = out {
                 return done(cell, score, depth, nodes, pv);
             }
@@ -699,7 +701,13 @@ impl Searcher {
         let mut vs = vcsearch::VcSearch::new(know, stop, start + budget, VC_WIDTH);
         let mut order = vs.order(&moves.iter().copied().collect());
         // Moves the energy leaves out (none of its current) go last.
-        order.extend(moves.iter().filter(|c| !order.contains(c)).copied().collect::<Vec<_>>());
+        order.extend(
+            moves
+                .iter()
+                .filter(|c| !order.contains(c))
+                .copied()
+                .collect::<Vec<_>>(),
+        );
         let mut best = None;
         let mut last_iter = Duration::ZERO;
         let mut ratios = [4.0f64, 4.0];

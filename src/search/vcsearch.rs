@@ -195,7 +195,10 @@ impl<'a> VcSearch<'a> {
             }
             scored.push((s, i));
         }
-        let best_idx = scored.iter().max_by_key(|&&(s, i)| (s, std::cmp::Reverse(i)))?.1;
+        let best_idx = scored
+            .iter()
+            .max_by_key(|&&(s, i)| (s, std::cmp::Reverse(i)))?
+            .1;
         // Best first; a move that failed low keeps its place among the
         // others (its score is only a bound).
         scored.sort_by(|a, b| {
