@@ -700,14 +700,6 @@ impl Searcher {
     ) -> Option<(Cell, i32, u32, u64, Vec<Cell>)> {
         let mut vs = vcsearch::VcSearch::new(know, stop, start + budget, VC_WIDTH);
         let mut order = vs.order(&moves.iter().copied().collect());
-        // Moves the energy leaves out (none of its current) go last.
-        order.extend(
-            moves
-                .iter()
-                .filter(|c| !order.contains(c))
-                .copied()
-                .collect::<Vec<_>>(),
-        );
         let mut best = None;
         let mut last_iter = Duration::ZERO;
         let mut ratios = [4.0f64, 4.0];
@@ -753,6 +745,7 @@ impl Searcher {
                 break;
             }
         }
+        // The nodes of an unfinished last depth count too.
         if let Some(b) = best.as_mut() {
             b.3 = vs.nodes;
         }
@@ -975,11 +968,11 @@ pub const KNOW_PLIES: usize = 2;
 
 /// The endgame search runs when at most this percentage of the cells are
 /// empty (90 on 11x11, 60 on 9x9). On endgame.tst (11x11, 60 to 101
-/// empty cells, 10 s a move) it passed 27 of 40 against 25 with the plain
-/// search everywhere (at 100%: gains in tests 56, 59, 65 at 72-87 empty
-/// cells, the loss in test 28 at 100). On 9x9 from the first move on it
-/// lost 2-8 to the plain search at 1 s a move: a few plies deep, it is no
-/// opening player.
+/// empty cells, 10 s a move) it passed 28 of 40 against 25 with the plain
+/// search: tests 56, 59 and 65, at 72-87 empty cells. At 100% it passed 27
+/// (test 28, at 100 empty cells, lost), and on 9x9, where that is every
+/// move, it lost 2-8 to the plain search at 1 s a move: a few plies deep,
+/// it is no opening player.
 pub const DEFAULT_ENDGAME_EMPTY_PCT: usize = 75;
 
 /// Moves searched per node below the root by the endgame search (Wolve's
