@@ -700,6 +700,11 @@ impl Searcher {
     ) -> Option<(Cell, i32, u32, u64, Vec<Cell>)> {
         let mut vs = vcsearch::VcSearch::new(know, stop, start + budget, VC_WIDTH);
         let mut order = vs.order(&moves.iter().copied().collect());
+        if order.is_empty() {
+            // Every root move is filled in (a position the fill-in alone
+            // wins): the plain answer will do.
+            return None;
+        }
         let mut best = None;
         let mut last_iter = Duration::ZERO;
         let mut ratios = [4.0f64, 4.0];

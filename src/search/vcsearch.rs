@@ -65,9 +65,12 @@ impl<'a> VcSearch<'a> {
         }
     }
 
-    /// The root's moves ordered by the circuits' energy.
+    /// The root's moves ordered by the circuits' energy; cells the root's
+    /// fill-in has taken are left out (they are stones on the knowledge's
+    /// board).
     pub fn order(&self, among: &crate::board::CellSet) -> Vec<Cell> {
-        resistance::ordered_moves(&self.know, among)
+        let open = among.intersection(&self.know.position().empty_cells());
+        resistance::ordered_moves(&self.know, &open)
     }
 
     /// Plays `c` for `me`, then the fill-in it makes possible; returns how
@@ -135,6 +138,10 @@ impl<'a> VcSearch<'a> {
         let consider = self.know.consider_set(me);
         let mut moves = resistance::ordered_moves(&self.know, &consider);
         moves.truncate(self.width);
+        if moves.is_empty() {
+            // Not reached: an empty consider set is a decided position.
+            return self.evaluate(me);
+        }
         let mut best = -INF;
         let mut line = Vec::new();
         for c in moves {
