@@ -591,11 +591,7 @@ impl Searcher {
             return done(moves[0], 0, 0, 1, vec![moves[0]]);
         }
         let mut best: Option<(Cell, i32, u32, Vec<Cell>)> = None;
-        // Growth of the iteration time from one depth to the next, for the
-        // last two depths: odd and even depths grow differently, so the
-        // prediction takes the larger.
-        let mut last_iter = Duration::ZERO;
-        let mut ratios = [4.0f64, 4.0];
+        let mut clock = DepthClock::new();
         for depth in 1..=max_depth {
             let iter_start = Instant::now();
             let know_before: Duration = self.workers.iter().map(|w| w.know_time).sum();
@@ -612,15 +608,10 @@ impl Searcher {
             };
             let score = scores[best_idx];
             let cell = moves[best_idx];
-            let mut order: Vec<(i32, usize)> =
-                scores.iter().enumerate().map(|(i, &s)| (s, i)).collect();
-            order.sort_by(|a, b| {
-                (b.1 == best_idx)
-                    .cmp(&(a.1 == best_idx))
-                    .then(b.0.cmp(&a.0))
-                    .then(a.1.cmp(&b.1))
-            });
-            moves = order.iter().map(|&(_, i)| moves[i]).collect();
+            moves = best_first(&scores, best_idx)
+                .into_iter()
+                .map(|i| moves[i])
+                .collect();
             let pv = self.workers[0].pv(&self.tt, cell, to_move, depth as usize);
             let nodes: u64 = self.workers.iter().map(|w| w.nodes).sum();
             let elapsed = start.elapsed();
@@ -635,10 +626,7 @@ impl Searcher {
                 "depth {depth} score {score} nodes {nodes} nps {:.0} time {:.3}s pv {}",
                 nodes as f64 / elapsed.as_secs_f64().max(1e-6),
                 elapsed.as_secs_f64(),
-                pv.iter()
-                    .map(|&c| pos.geometry().name(c))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                line_names(pos, &pv)
             );
             report(&rep);
             best = Some((cell, score, depth, pv));
@@ -652,16 +640,8 @@ impl Searcher {
             let this_iter = iter_start
                 .elapsed()
                 .saturating_sub((know_time - know_before) / nthreads as u32);
-            if last_iter > Duration::from_millis(1) {
-                ratios = [
-                    ratios[1],
-                    (this_iter.as_secs_f64() / last_iter.as_secs_f64()).clamp(1.5, 12.0),
-                ];
-            }
-            last_iter = this_iter;
             // A depth that cannot finish in the budget is not started.
-            let predicted = this_iter.mul_f64(ratios[0].max(ratios[1]));
-            if start.elapsed() + predicted > budget {
+            if !clock.next_fits(this_iter, start, budget) {
                 break;
             }
         }
@@ -706,8 +686,7 @@ impl Searcher {
             return None;
         }
         let mut best = None;
-        let mut last_iter = Duration::ZERO;
-        let mut ratios = [4.0f64, 4.0];
+        let mut clock = DepthClock::new();
         for depth in 1..=max_depth {
             let iter_start = Instant::now();
             let Some(it) = vs.iteration(me, depth, &order) else {
@@ -720,11 +699,7 @@ impl Searcher {
                 it.score,
                 vs.nodes,
                 elapsed.as_secs_f64(),
-                it.pv
-                    .iter()
-                    .map(|&c| pos.geometry().name(c))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                line_names(pos, &it.pv)
             );
             report(&SearchReport {
                 depth,
@@ -738,15 +713,7 @@ impl Searcher {
             if decided {
                 break;
             }
-            let this_iter = iter_start.elapsed();
-            if last_iter > Duration::from_millis(1) {
-                ratios = [
-                    ratios[1],
-                    (this_iter.as_secs_f64() / last_iter.as_secs_f64()).clamp(1.5, 12.0),
-                ];
-            }
-            last_iter = this_iter;
-            if start.elapsed() + this_iter.mul_f64(ratios[0].max(ratios[1])) > budget {
+            if !clock.next_fits(iter_start.elapsed(), start, budget) {
                 break;
             }
         }
@@ -994,6 +961,57 @@ enum RootKnowledge {
     /// A proven loss, with this score: search the root moves in `only`
     /// (all when `None`) without knowledge below the root.
     Lost(Option<CellSet>, i32),
+}
+
+/// Predicts whether the next depth of an iterative deepening fits in the
+/// budget: the last depth's time times the larger of the last two growth
+/// ratios (odd and even depths grow differently).
+struct DepthClock {
+    last_iter: Duration,
+    ratios: [f64; 2],
+}
+
+impl DepthClock {
+    fn new() -> DepthClock {
+        DepthClock {
+            last_iter: Duration::ZERO,
+            ratios: [4.0, 4.0],
+        }
+    }
+
+    /// Records a finished depth that took `this_iter`; whether the next
+    /// one, started now, is predicted to end within `budget` of `start`.
+    fn next_fits(&mut self, this_iter: Duration, start: Instant, budget: Duration) -> bool {
+        if self.last_iter > Duration::from_millis(1) {
+            let growth = this_iter.as_secs_f64() / self.last_iter.as_secs_f64();
+            self.ratios = [self.ratios[1], growth.clamp(1.5, 12.0)];
+        }
+        self.last_iter = this_iter;
+        let predicted = this_iter.mul_f64(self.ratios[0].max(self.ratios[1]));
+        start.elapsed() + predicted <= budget
+    }
+}
+
+/// The root moves' indices for the next depth: the best first, then by
+/// score, ties (and moves that failed low, whose scores are only bounds)
+/// in their present order.
+fn best_first(scores: &[i32], best_idx: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|&a, &b| {
+        (b == best_idx)
+            .cmp(&(a == best_idx))
+            .then(scores[b].cmp(&scores[a]))
+            .then(a.cmp(&b))
+    });
+    order
+}
+
+/// A line of moves as cell names, for the log.
+fn line_names(pos: &Position, line: &[Cell]) -> String {
+    line.iter()
+        .map(|&c| pos.geometry().name(c))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn report_of(out: &SearchOutcome) -> SearchReport {

@@ -170,7 +170,7 @@ impl<'a> VcSearch<'a> {
     /// One iteration at `depth` over the root `moves` (in order); `None`
     /// when it was stopped before it finished.
     pub fn iteration(&mut self, me: Color, depth: u32, moves: &[Cell]) -> Option<VcIteration> {
-        let mut scored: Vec<(i32, usize)> = Vec::with_capacity(moves.len());
+        let mut scores: Vec<i32> = Vec::with_capacity(moves.len());
         let mut alpha = -INF;
         let mut best_pv = Vec::new();
         let mut line = Vec::new();
@@ -200,25 +200,17 @@ impl<'a> VcSearch<'a> {
                 best_pv.push(c);
                 best_pv.extend_from_slice(&line);
             }
-            scored.push((s, i));
+            scores.push(s);
         }
-        let best_idx = scored
-            .iter()
-            .max_by_key(|&&(s, i)| (s, std::cmp::Reverse(i)))?
-            .1;
-        // Best first; a move that failed low keeps its place among the
-        // others (its score is only a bound).
-        scored.sort_by(|a, b| {
-            (b.1 == best_idx)
-                .cmp(&(a.1 == best_idx))
-                .then(b.0.cmp(&a.0))
-                .then(a.1.cmp(&b.1))
-        });
+        let best_idx = (0..scores.len()).max_by_key(|&i| (scores[i], std::cmp::Reverse(i)))?;
         Some(VcIteration {
             best: moves[best_idx],
-            score: scored[0].0,
+            score: scores[best_idx],
             pv: best_pv,
-            order: scored.iter().map(|&(_, i)| moves[i]).collect(),
+            order: super::best_first(&scores, best_idx)
+                .into_iter()
+                .map(|i| moves[i])
+                .collect(),
         })
     }
 }
