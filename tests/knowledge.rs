@@ -646,6 +646,47 @@ fn a_reply_that_makes_a_move_useless_only_to_its_player_is_a_reverser() {
 }
 
 #[test]
+fn a_move_that_captures_a_cell_dominates_it() {
+    // Black to move on an empty board. After Black c2, c1 and d1 are
+    // captured (the bridge to the edge), so c2 is at least as good as
+    // either: c1 is dominated by c2 (and by b2, which captures b1 and c1),
+    // though c1's neighbourhood (with the North edge) is not inside c2's.
+    let p = pos("
+        . . . . .
+         . . . . .
+          . . . . .
+           . . . . .
+            . . . . .");
+    let inf = analyze(&p, Color::Black);
+    let c1 = cell(&p, "c1");
+    let doms = inf
+        .dominated
+        .iter()
+        .find(|(c, _)| *c == c1)
+        .map(|(_, d)| *d);
+    let doms = doms.expect("c1 is dominated");
+    assert!(
+        set(&p, "b2 c2").difference(&doms).is_empty(),
+        "{}",
+        names(&p, &doms)
+    );
+    assert!(inf.pruned().contains(c1));
+    // The second-row cells stay: nothing on the board captures them.
+    assert!(!inf.pruned().contains(cell(&p, "c2")));
+    assert!(gui_inferior(&p, Color::Black).contains("c1 id["));
+    // The same for White on its West edge: White b3 captures a3 and a4.
+    let inf = analyze(&p, Color::White);
+    let a3 = cell(&p, "a3");
+    let doms = inf
+        .dominated
+        .iter()
+        .find(|(c, _)| *c == a3)
+        .map(|(_, d)| *d);
+    assert!(doms.is_some_and(|d| d.contains(cell(&p, "b3"))));
+    assert!(inf.pruned().contains(a3));
+}
+
+#[test]
 fn corner_region_walled_off_from_black_is_filled_white() {
     // a1, b1, a2 are shut off from South by White's c1-b2-a3: Black can
     // never use them, and they are White's to fill.

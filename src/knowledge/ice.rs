@@ -32,7 +32,8 @@
 //!   `c` dead, irrelevant to both players;
 //! - **dominated**: the mover's closed neighbourhood of `c` (as above) is
 //!   inside that of an adjacent `d`: any chain through `c` can go through
-//!   `d` instead, so `d` is at least as good.
+//!   `d` instead, so `d` is at least as good; and also when the fill-in
+//!   after the mover plays `d` fills `c` (see [`fill_domination`]).
 //!
 //! Pruning keeps, through chains of dominators, at least one cell of every
 //! domination cycle.
@@ -308,6 +309,110 @@ impl Board<'_> {
         }
     }
 
+    /// [`Board::fixpoint`] after a few stones were added to a board that
+    /// was at its fixpoint: only cells near what changed are examined. A
+    /// cell's tests look at its neighbours, their groups and the edges, so
+    /// a new stone can change them only for cells next to its (merged)
+    /// group, and for cells newly cut off, which the floods find. `seeds`
+    /// are those cells for the added stones.
+    /// `added`: when the only added stone is `color`'s at a cell, the
+    /// first pass skips what it cannot have changed: `color`'s cut-off
+    /// cells (its open cells are the same, and its cut-off cells were
+    /// filled), and captures by the opponent; `color`'s captures can only
+    /// be new in pairs next to the stone (no other cell's view for the
+    /// opponent changed). Skipping a test only finds fewer fills.
+    fn fixpoint_from(&mut self, inf: &mut Inferior, seeds: CellSet, added: Option<(Color, Cell)>) {
+        let g = self.g;
+        let mut todo = seeds;
+        let mut added = added;
+        loop {
+            let cut = |color: Color| match added {
+                Some((k, _)) if k == color => CellSet::EMPTY,
+                _ => self.cut_off(color),
+            };
+            let cuts = [cut(Color::Black), cut(Color::White)];
+            let (capturers, pair_cells) = match added.take() {
+                Some((k, d)) => {
+                    let near: CellSet = g.neighbours(d).iter().copied().collect();
+                    (
+                        if k == Color::Black {
+                            &[Color::Black][..]
+                        } else {
+                            &[Color::White][..]
+                        },
+                        Some(near),
+                    )
+                }
+                None => (&Color::BOTH[..], None),
+            };
+            let cand = todo
+                .union(&cuts[0].union(&cuts[1]))
+                .intersection(&self.empty());
+            let mut newly = CellSet::EMPTY;
+            for c in cand.iter() {
+                let b = self.irrelevant(Color::Black, c, &cuts[0]);
+                let w = self.irrelevant(Color::White, c, &cuts[1]);
+                if b && w {
+                    let fill = self.dead_fill_colour(c);
+                    self.stones[fill.index()].insert(c);
+                    inf.dead[fill.index()].insert(c);
+                    newly.insert(c);
+                } else if b || w {
+                    let fill = if b { Color::White } else { Color::Black };
+                    self.stones[fill.index()].insert(c);
+                    inf.perm[fill.index()].insert(c);
+                    newly.insert(c);
+                }
+            }
+            for a in cand.iter() {
+                for &b in g.neighbours(a) {
+                    if !self.empty().contains(a) || !self.empty().contains(b) {
+                        continue;
+                    }
+                    if pair_cells.is_some_and(|p| !p.contains(a) && !p.contains(b)) {
+                        continue;
+                    }
+                    for &color in capturers {
+                        if self.captures(color, a, b) {
+                            for x in [a, b] {
+                                self.stones[color.index()].insert(x);
+                                inf.captured[color.index()].insert(x);
+                                newly.insert(x);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            if newly.is_empty() {
+                break;
+            }
+            todo = self.near_groups(&newly);
+        }
+    }
+
+    /// The empty cells next to the groups of `stones`.
+    fn near_groups(&self, stones: &CellSet) -> CellSet {
+        let mut groups = CellSet::EMPTY;
+        for color in Color::BOTH {
+            for s in stones.intersection(&self.stones[color.index()]).iter() {
+                if !groups.contains(s) {
+                    groups = groups.union(&self.group(color, s).0);
+                }
+            }
+        }
+        let empty = self.empty();
+        let mut near = CellSet::EMPTY;
+        for c in groups.iter() {
+            for &n in self.g.neighbours(c) {
+                if empty.contains(n) {
+                    near.insert(n);
+                }
+            }
+        }
+        near
+    }
+
     /// The colour of most of a dead cell's stone neighbours (Black on a
     /// tie): fills that merge groups.
     fn dead_fill_colour(&self, c: Cell) -> Color {
@@ -443,8 +548,59 @@ pub fn analyze(pos: &Position, to_move: Color) -> Inferior {
             better.push((c, all));
         }
     }
+    fill_domination(&board, to_move, &mut inf, &mut better);
     inf.pruned = inf.filled().union(&prune(g, &better));
     inf
+}
+
+/// Domination through fill-in: when the fill-in after `to_move` plays `d`
+/// fills a cell `c` (other than with an opponent capture), then `d` is at
+/// least as good as `c`: `P + K(c) <= P + K(c) + K(d)`, and that position
+/// equals `P + K(d)` because each fill step that led to `c` stays valid
+/// with one more stone (irrelevance only grows) and `c`'s own step says its
+/// colour does not matter. Opponent captures are left out: those cells
+/// are filled on the condition that the opponent answers in them.
+fn fill_domination(
+    board: &Board,
+    to_move: Color,
+    inf: &mut Inferior,
+    better: &mut Vec<(Cell, CellSet)>,
+) {
+    let empty = board.empty();
+    let n = board.g.num_cells();
+    let mut doms = vec![CellSet::EMPTY; n];
+    for d in empty.iter() {
+        let mut after = Board {
+            g: board.g,
+            stones: board.stones,
+        };
+        after.stones[to_move.index()].insert(d);
+        let mut fills = Inferior::default();
+        let mut one = CellSet::EMPTY;
+        one.insert(d);
+        let seeds = after.near_groups(&one);
+        after.fixpoint_from(&mut fills, seeds, Some((to_move, d)));
+        let taken = fills
+            .filled()
+            .difference(&fills.captured[to_move.opponent().index()]);
+        for c in taken.iter() {
+            doms[c.index()].insert(d);
+        }
+    }
+    for c in empty.iter() {
+        let ds = doms[c.index()];
+        if ds.is_empty() {
+            continue;
+        }
+        match better.iter_mut().find(|(x, _)| *x == c) {
+            Some((_, b)) => *b = b.union(&ds),
+            None => better.push((c, ds)),
+        }
+        match inf.dominated.iter_mut().find(|(x, _)| *x == c) {
+            Some((_, b)) => *b = b.union(&ds),
+            None => inf.dominated.push((c, ds)),
+        }
+    }
 }
 
 /// Which cells to prune given "c is no better than each of these" edges:

@@ -573,7 +573,16 @@ impl Searcher {
             moves = self.workers[0].root_order(to_move);
         }
         // Moves proved to lose leave the root (unless all would: the
-        // position is lost, and a move is still wanted).
+        // position is lost, and a move is still wanted). When the
+        // knowledge's consider set is all proved to lose, the other moves
+        // lose too (they are no better), but one not yet proved to is the
+        // better try against a fallible opponent.
+        if !moves.iter().any(|c| !excluded.contains(*c)) {
+            let all = self.workers[0].root_order(to_move);
+            if all.iter().any(|c| !excluded.contains(*c)) {
+                moves = all;
+            }
+        }
         if moves.iter().any(|c| !excluded.contains(*c)) {
             moves.retain(|c| !excluded.contains(*c));
         }
