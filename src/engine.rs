@@ -473,7 +473,8 @@ impl Engine {
             }
         }
         if let (false, Decision::Move(choice)) = (proved, outcome.decision)
-            && let Some(other) = crate::solver::avoid_proven_loss(choice, &children)
+            && let Some(other) =
+                crate::solver::avoid_proven_loss(choice, &outcome.ranked, &children)
         {
             log::info!(
                 "solver: {} is proved to lose; playing {}",

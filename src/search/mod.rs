@@ -243,6 +243,9 @@ pub struct SearchOutcome {
     pub nodes: u64,
     pub pv: Vec<Cell>,
     pub elapsed: Duration,
+    /// The root moves the last finished depth searched, best first (the
+    /// decision first): where to look when the decision is proved to lose.
+    pub ranked: Vec<Cell>,
 }
 
 /// The engine's search: keeps its transposition table between moves.
@@ -378,6 +381,7 @@ impl Searcher {
                 nodes: 0,
                 pv: Vec::new(),
                 elapsed: start.elapsed(),
+                ranked: Vec::new(),
             };
         }
         let budget = time_budget(time, empties, params.level);
@@ -501,26 +505,31 @@ impl Searcher {
             know_plies: 0,
         };
         let mut sh = sh;
-        let done =
-            |decision: Cell, score: i32, depth: u32, nodes: u64, pv: Vec<Cell>| SearchOutcome {
-                decision: if params.resign && score_is_loss(score) {
-                    Decision::Resign
-                } else {
-                    Decision::Move(decision)
-                },
-                score,
-                depth,
-                nodes,
-                pv,
-                elapsed: start.elapsed(),
-            };
+        let done = |decision: Cell,
+                    score: i32,
+                    depth: u32,
+                    nodes: u64,
+                    pv: Vec<Cell>,
+                    ranked: Vec<Cell>| SearchOutcome {
+            decision: if params.resign && score_is_loss(score) {
+                Decision::Resign
+            } else {
+                Decision::Move(decision)
+            },
+            score,
+            depth,
+            nodes,
+            pv,
+            elapsed: start.elapsed(),
+            ranked,
+        };
 
         // Tactics before any search.
         let w0 = &mut self.workers[0];
         let mut cells = Vec::new();
         w0.one_move_wins(to_move, &mut cells);
         if let Some(&c) = cells.first() {
-            let out = done(c, WIN - 1, 1, 1, vec![c]);
+            let out = done(c, WIN - 1, 1, 1, vec![c], vec![c]);
             report(&report_of(&out));
             return out;
         }
@@ -530,7 +539,7 @@ impl Searcher {
             w0.pos.play(to_move, c);
             let score = -w0.eval.evaluate(&w0.pos, to_move.opponent());
             w0.pos.unplay();
-            let out = done(c, score, 1, 1, vec![c]);
+            let out = done(c, score, 1, 1, vec![c], vec![c]);
             report(&report_of(&out));
             return out;
         }
@@ -550,7 +559,7 @@ impl Searcher {
             log::debug!("knowledge at the root: {:.3}s", t.elapsed().as_secs_f64());
             match verdict {
                 RootKnowledge::Play(c, score) => {
-                    let out = done(c, score, 1, 1, vec![c]);
+                    let out = done(c, score, 1, 1, vec![c], vec![c]);
                     report(&report_of(&out));
                     return out;
                 }
@@ -594,10 +603,10 @@ impl Searcher {
             let out = Self::search_vc(
                 know, to_move, &moves, stop, start, budget, max_depth, pos, report,
             );
-            if let Some((cell, score, depth, nodes, pv)) = out {
-                return done(cell, score, depth, nodes, pv);
+            if let Some((cell, score, depth, nodes, pv, ranked)) = out {
+                return done(cell, score, depth, nodes, pv, ranked);
             }
-            return done(moves[0], 0, 0, 1, vec![moves[0]]);
+            return done(moves[0], 0, 0, 1, vec![moves[0]], moves.clone());
         }
         let mut best: Option<(Cell, i32, u32, Vec<Cell>)> = None;
         let mut clock = DepthClock::new();
@@ -665,10 +674,10 @@ impl Searcher {
             (b, _) => b,
         };
         match best {
-            Some((cell, score, depth, pv)) => done(cell, score, depth, nodes, pv),
+            Some((cell, score, depth, pv)) => done(cell, score, depth, nodes, pv, moves),
             // Not even depth 1 finished (stopped at once): the best-ordered
             // move.
-            None => done(moves[0], 0, 0, nodes, vec![moves[0]]),
+            None => done(moves[0], 0, 0, nodes, vec![moves[0]], moves.clone()),
         }
     }
 
@@ -686,7 +695,7 @@ impl Searcher {
         max_depth: u32,
         pos: &Position,
         report: &mut dyn FnMut(&SearchReport),
-    ) -> Option<(Cell, i32, u32, u64, Vec<Cell>)> {
+    ) -> Option<(Cell, i32, u32, u64, Vec<Cell>, Vec<Cell>)> {
         let mut vs = vcsearch::VcSearch::new(know, stop, start + budget, VC_WIDTH);
         let mut order = vs.order(&moves.iter().copied().collect());
         if order.is_empty() {
@@ -701,7 +710,7 @@ impl Searcher {
             let Some(it) = vs.iteration(me, depth, &order) else {
                 break;
             };
-            order = it.order;
+            order = it.order.clone();
             let elapsed = start.elapsed();
             log::info!(
                 "endgame search: depth {depth} score {} nodes {} time {:.3}s pv {}",
@@ -718,7 +727,7 @@ impl Searcher {
                 pv: it.pv.clone(),
             });
             let decided = score_is_win(it.score) || score_is_loss(it.score);
-            best = Some((it.best, it.score, depth, vs.nodes, it.pv));
+            best = Some((it.best, it.score, depth, vs.nodes, it.pv, it.order));
             if decided {
                 break;
             }
@@ -1156,6 +1165,7 @@ fn one_move_outcome(
         nodes,
         pv: vec![cell],
         elapsed: start.elapsed(),
+        ranked: vec![cell],
     };
     report(&SearchReport {
         depth: 1,

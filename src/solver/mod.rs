@@ -222,14 +222,33 @@ fn most_promising(children: &[(Cell, ChildStatus)]) -> Option<Cell> {
         .map(|(_, c)| c)
 }
 
-/// When an unfinished solve has already proved `choice` a losing root move,
-/// its [`most_promising`] other move; `None` when `choice` is not known to
-/// lose or every move is.
-pub fn avoid_proven_loss(choice: Cell, children: &[(Cell, ChildStatus)]) -> Option<Cell> {
-    let lost = children
-        .iter()
-        .any(|&(c, s)| c == choice && s == ChildStatus::Loss);
-    if lost { most_promising(children) } else { None }
+/// When an unfinished solve has already proved `choice` a losing root move:
+/// the first move of the search's `ranked` list (best first) among the
+/// solve's root moves not proved to lose, else the solve's [`most_promising`] other move; `None` when
+/// `choice` is not known to lose or every move is. The search's ranking
+/// comes first: it has looked at every move, where a proof number mostly
+/// says how easy a move's proof looks.
+pub fn avoid_proven_loss(
+    choice: Cell,
+    ranked: &[Cell],
+    children: &[(Cell, ChildStatus)],
+) -> Option<Cell> {
+    let status = |x: Cell| children.iter().find(|&&(c, _)| c == x).map(|&(_, s)| s);
+    if status(choice) != Some(ChildStatus::Loss) {
+        return None;
+    }
+    // A proved win first; then the search's order, among the solve's own
+    // open moves (one it does not list is outside its mustplay or
+    // inferior).
+    let won = children.iter().find(|&&(_, s)| s == ChildStatus::Win);
+    won.map(|&(c, _)| c)
+        .or_else(|| {
+            ranked
+                .iter()
+                .copied()
+                .find(|&c| status(c).is_some_and(|s| s != ChildStatus::Loss))
+        })
+        .or_else(|| most_promising(children))
 }
 
 /// A snapshot of a running solve (for HexGui's live display).
@@ -836,7 +855,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_proven_losing_choice_gives_way_to_the_most_promising_other_move() {
+    fn a_proven_losing_choice_gives_way_to_the_searchs_next_move_or_the_most_promising() {
         let c = Cell::from_index;
         let children = [
             (c(1), ChildStatus::Loss),
@@ -844,10 +863,14 @@ mod tests {
             (c(3), ChildStatus::Unknown(2, 9)),
             (c(4), ChildStatus::Loss),
         ];
-        assert_eq!(avoid_proven_loss(c(1), &children), Some(c(3)));
+        assert_eq!(avoid_proven_loss(c(1), &[], &children), Some(c(3)));
+        // The search's ranking first, skipping moves proved to lose and
+        // moves the solve does not list (c(8)).
+        let ranked = [c(1), c(4), c(8), c(2), c(3)];
+        assert_eq!(avoid_proven_loss(c(1), &ranked, &children), Some(c(2)));
         // Not known to lose (or not a root move of the solve): kept.
-        assert_eq!(avoid_proven_loss(c(2), &children), None);
-        assert_eq!(avoid_proven_loss(c(9), &children), None);
+        assert_eq!(avoid_proven_loss(c(2), &ranked, &children), None);
+        assert_eq!(avoid_proven_loss(c(9), &ranked, &children), None);
         // A proved win comes first.
         // A move not searched yet comes after every searched one.
         let fresh = [
@@ -856,16 +879,16 @@ mod tests {
             (c(2), ChildStatus::Unknown(900, 3)),
             (c(3), ChildStatus::Unexplored),
         ];
-        assert_eq!(avoid_proven_loss(c(1), &fresh), Some(c(2)));
+        assert_eq!(avoid_proven_loss(c(1), &[], &fresh), Some(c(2)));
         let fresh = [
             (c(6), ChildStatus::Unexplored),
             (c(3), ChildStatus::Unexplored),
         ];
         assert_eq!(most_promising(&fresh), Some(c(6)));
         let won = [(c(1), ChildStatus::Loss), (c(5), ChildStatus::Win)];
-        assert_eq!(avoid_proven_loss(c(1), &won), Some(c(5)));
+        assert_eq!(avoid_proven_loss(c(1), &[c(1)], &won), Some(c(5)));
         // Every move lost: nothing better to offer.
         let all_lost = [(c(1), ChildStatus::Loss), (c(4), ChildStatus::Loss)];
-        assert_eq!(avoid_proven_loss(c(1), &all_lost), None);
+        assert_eq!(avoid_proven_loss(c(1), &[c(4)], &all_lost), None);
     }
 }
