@@ -248,6 +248,18 @@ pub struct SearchOutcome {
     pub ranked: Vec<Cell>,
 }
 
+/// The endgame search's answer: the last finished depth's best move, its
+/// score and line, the root moves best first, and the nodes of the whole
+/// search.
+struct VcOutcome {
+    best: Cell,
+    score: i32,
+    depth: u32,
+    nodes: u64,
+    pv: Vec<Cell>,
+    ranked: Vec<Cell>,
+}
+
 /// The engine's search: keeps its transposition table between moves.
 pub struct Searcher {
     params: SearchParams,
@@ -603,8 +615,8 @@ impl Searcher {
             let out = Self::search_vc(
                 know, to_move, &moves, stop, start, budget, max_depth, pos, report,
             );
-            if let Some((cell, score, depth, nodes, pv, ranked)) = out {
-                return done(cell, score, depth, nodes, pv, ranked);
+            if let Some(o) = out {
+                return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
             }
             return done(moves[0], 0, 0, 1, vec![moves[0]], moves.clone());
         }
@@ -695,7 +707,7 @@ impl Searcher {
         max_depth: u32,
         pos: &Position,
         report: &mut dyn FnMut(&SearchReport),
-    ) -> Option<(Cell, i32, u32, u64, Vec<Cell>, Vec<Cell>)> {
+    ) -> Option<VcOutcome> {
         let mut vs = vcsearch::VcSearch::new(know, stop, start + budget, VC_WIDTH);
         let mut order = vs.order(&moves.iter().copied().collect());
         if order.is_empty() {
@@ -727,7 +739,14 @@ impl Searcher {
                 pv: it.pv.clone(),
             });
             let decided = score_is_win(it.score) || score_is_loss(it.score);
-            best = Some((it.best, it.score, depth, vs.nodes, it.pv, it.order));
+            best = Some(VcOutcome {
+                best: it.best,
+                score: it.score,
+                depth,
+                nodes: vs.nodes,
+                pv: it.pv,
+                ranked: it.order,
+            });
             if decided {
                 break;
             }
@@ -737,7 +756,7 @@ impl Searcher {
         }
         // The nodes of an unfinished last depth count too.
         if let Some(b) = best.as_mut() {
-            b.3 = vs.nodes;
+            b.nodes = vs.nodes;
         }
         best
     }
