@@ -50,6 +50,9 @@ fn verifier_params(p: &SolverParams) -> SolverParams {
         tt_mb: (p.tt_mb / VERIFIER_TT_SHARE).max(1),
         use_guifx: false,
         widening: (p.widening * 2.0).min(64.0),
+        // One widening for the whole move: the other member of the
+        // portfolio.
+        late_widening: (p.widening * 2.0).min(64.0),
         ..p.clone()
     }
 }
@@ -73,7 +76,27 @@ fn solve_for_move(
     move_end: Instant,
     progress: &mut dyn FnMut(&Progress),
 ) -> BestMove {
-    let mut best = solver.best_move(pos, color, stop, progress);
+    // The first half of the move with the solver's widening, the second
+    // with its late widening, on the same table: a portfolio in time.
+    let params = solver.params().clone();
+    let mut best = if params.late_widening != params.widening {
+        let now = Instant::now();
+        let half = now + move_end.saturating_duration_since(now) / 2;
+        let first = solver.best_move_until(pos, color, stop, half, progress);
+        if first.outcome == SolveOutcome::Unknown && !stop.load(Ordering::SeqCst) {
+            solver.set_params(&SolverParams {
+                widening: params.late_widening,
+                ..params.clone()
+            });
+            let late = solver.best_move(pos, color, stop, progress);
+            solver.set_params(&params);
+            late
+        } else {
+            first
+        }
+    } else {
+        solver.best_move(pos, color, stop, progress)
+    };
     if let (SolveOutcome::Win(w), Some(first)) = (best.outcome, best.mv)
         && w == color
     {
@@ -714,6 +737,7 @@ impl Engine {
                 format!("[string] ordering {}", p.ordering.name()),
                 format!("[string] epsilon {}", p.epsilon),
                 format!("[string] widening {}", p.widening),
+                format!("[string] late_widening {}", p.late_widening),
                 format!("[bool] lookahead {}", p.lookahead as u8),
                 format!("[bool] vulnerable {}", p.vulnerable as u8),
                 format!("[string] genmove_empty {}", self.solver_in_genmove_empty),
@@ -736,7 +760,7 @@ impl Engine {
             "use_knowledge" => p.use_knowledge = parse_bool(value)?,
             "use_vc" => p.use_vc = parse_bool(value)?,
             "incremental" => p.incremental = parse_bool(value)?,
-            "ordering" | "epsilon" | "widening" | "lookahead" | "vulnerable" => {
+            "ordering" | "epsilon" | "widening" | "late_widening" | "lookahead" | "vulnerable" => {
                 p.set(name, value)?
             }
             "genmove_empty" => {
@@ -746,7 +770,7 @@ impl Engine {
             }
             _ => {
                 return Err(format!(
-                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, use_guifx, use_knowledge, use_vc, incremental, vulnerable, ordering, epsilon, widening, lookahead, genmove_empty)"
+                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, use_guifx, use_knowledge, use_vc, incremental, vulnerable, ordering, epsilon, widening, late_widening, lookahead, genmove_empty)"
                 ));
             }
         }

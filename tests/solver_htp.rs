@@ -54,6 +54,18 @@ fn param_dfpn_lists_sets_and_refuses() {
 }
 
 #[test]
+fn late_widening_is_listed_set_and_checked() {
+    let a = session(
+        "param_dfpn late_widening 0.25\nparam_dfpn\nparam_dfpn late_widening -1\nparam_dfpn late_widening x\nparam_dfpn\n",
+    );
+    assert_eq!(a[0], "=");
+    assert!(a[1].contains(" late_widening 0.25"), "{}", a[1]);
+    assert!(a[2].starts_with("? ") && a[3].starts_with("? "), "{a:?}");
+    // Refused values change nothing.
+    assert!(a[4].contains(" late_widening 0.25"), "{}", a[4]);
+}
+
+#[test]
 fn hexgui_run_analysis_sequence_with_live_graphics() {
     // HexGui's "Run analysis": param_dfpn use_guifx 1, then dfpn-solve-state.
     let out = run_raw(

@@ -71,6 +71,13 @@ pub struct SolverParams {
     /// 10 s each where 0 solves 22, 0.5 23 (all with vulnerable-cell
     /// pruning), and the 6x6 file in 76,224 nodes against 79,711.
     pub widening: f64,
+    /// genmove's solver spends the second half of the move with this
+    /// widening, on the same table (equal to `widening`: no switch).
+    /// df-pn's time to a proof varies a lot with the widening; on the 40
+    /// endgame.tst positions, 5 s at 0.25 then 5 s at 0.5 prove 26 where
+    /// 10 s at 0.25 prove 24 (random-endgame04 and simple-endgame02 gained,
+    /// random-endgame15 lost).
+    pub late_widening: f64,
     /// Expand new children when their parent is expanded (settles
     /// decided ones at once, seeds disproof numbers with move counts).
     pub lookahead: bool,
@@ -97,6 +104,7 @@ impl Default for SolverParams {
             ordering: EvalKind::Resistance,
             epsilon: 0.25,
             widening: 0.25,
+            late_widening: 0.5,
             lookahead: false,
             incremental: true,
             vulnerable: true,
@@ -124,6 +132,7 @@ impl SolverParams {
             ("ordering", self.ordering.name().to_string()),
             ("epsilon", self.epsilon.to_string()),
             ("widening", self.widening.to_string()),
+            ("late_widening", self.late_widening.to_string()),
             ("lookahead", b(self.lookahead)),
             ("incremental", b(self.incremental)),
             ("vulnerable", b(self.vulnerable)),
@@ -163,15 +172,15 @@ impl SolverParams {
             "incremental" => self.incremental = flag()?,
             "vulnerable" => self.vulnerable = flag()?,
             "ordering" => self.ordering = value.parse()?,
-            "epsilon" | "widening" => {
+            "epsilon" | "widening" | "late_widening" => {
                 let x: f64 = value.parse().map_err(|_| bad())?;
                 if !x.is_finite() || !(0.0..=64.0).contains(&x) {
                     return Err(bad());
                 }
-                if name == "epsilon" {
-                    self.epsilon = x;
-                } else {
-                    self.widening = x;
+                match name {
+                    "epsilon" => self.epsilon = x,
+                    "widening" => self.widening = x,
+                    _ => self.late_widening = x,
                 }
             }
             _ => return Err(format!("unknown dfpn parameter '{name}'")),
@@ -535,6 +544,22 @@ impl Solver {
     ) -> SolveOutcome {
         self.slice_end = Some(until);
         let out = self.solve(pos, to_move, stop, &mut |_| {});
+        self.slice_end = None;
+        out
+    }
+
+    /// [`Solver::best_move`] until `until` at the latest (one slice; the
+    /// next starts from what the table learned).
+    pub fn best_move_until(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        stop: &AtomicBool,
+        until: Instant,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> BestMove {
+        self.slice_end = Some(until);
+        let out = self.best_move(pos, to_move, stop, progress);
         self.slice_end = None;
         out
     }
