@@ -271,19 +271,7 @@ impl Board<'_> {
             let mut changed = false;
             let cuts = [self.cut_off(Color::Black), self.cut_off(Color::White)];
             for c in self.empty().iter() {
-                let b = self.irrelevant(Color::Black, c, &cuts[0]);
-                let w = self.irrelevant(Color::White, c, &cuts[1]);
-                if b && w {
-                    let fill = self.dead_fill_colour(c);
-                    self.stones[fill.index()].insert(c);
-                    inf.dead[fill.index()].insert(c);
-                    changed = true;
-                } else if b || w {
-                    let fill = if b { Color::White } else { Color::Black };
-                    self.stones[fill.index()].insert(c);
-                    inf.perm[fill.index()].insert(c);
-                    changed = true;
-                }
+                changed |= self.fill_if_irrelevant(c, &cuts, inf);
             }
             let g = self.g;
             for a in self.empty().iter() {
@@ -331,36 +319,21 @@ impl Board<'_> {
                 _ => self.cut_off(color),
             };
             let cuts = [cut(Color::Black), cut(Color::White)];
-            let (capturers, pair_cells) = match added.take() {
-                Some((k, d)) => {
-                    let near: CellSet = g.neighbours(d).iter().copied().collect();
-                    (
-                        if k == Color::Black {
-                            &[Color::Black][..]
-                        } else {
-                            &[Color::White][..]
-                        },
-                        Some(near),
-                    )
-                }
-                None => (&Color::BOTH[..], None),
+            // On the first pass after one stone: only its colour's captures,
+            // in pairs next to it.
+            let (capturer, pair_cells) = match added.take() {
+                Some((k, d)) => (
+                    Some(k),
+                    Some(g.neighbours(d).iter().copied().collect::<CellSet>()),
+                ),
+                None => (None, None),
             };
             let cand = todo
                 .union(&cuts[0].union(&cuts[1]))
                 .intersection(&self.empty());
             let mut newly = CellSet::EMPTY;
             for c in cand.iter() {
-                let b = self.irrelevant(Color::Black, c, &cuts[0]);
-                let w = self.irrelevant(Color::White, c, &cuts[1]);
-                if b && w {
-                    let fill = self.dead_fill_colour(c);
-                    self.stones[fill.index()].insert(c);
-                    inf.dead[fill.index()].insert(c);
-                    newly.insert(c);
-                } else if b || w {
-                    let fill = if b { Color::White } else { Color::Black };
-                    self.stones[fill.index()].insert(c);
-                    inf.perm[fill.index()].insert(c);
+                if self.fill_if_irrelevant(c, &cuts, inf) {
                     newly.insert(c);
                 }
             }
@@ -372,7 +345,10 @@ impl Board<'_> {
                     if pair_cells.is_some_and(|p| !p.contains(a) && !p.contains(b)) {
                         continue;
                     }
-                    for &color in capturers {
+                    for color in Color::BOTH {
+                        if capturer.is_some_and(|k| k != color) {
+                            continue;
+                        }
                         if self.captures(color, a, b) {
                             for x in [a, b] {
                                 self.stones[color.index()].insert(x);
@@ -411,6 +387,22 @@ impl Board<'_> {
             }
         }
         near
+    }
+
+    /// Fills the empty cell `c` if it is irrelevant to either player (see
+    /// the module's notes), recording the fill; whether it did.
+    fn fill_if_irrelevant(&mut self, c: Cell, cuts: &[CellSet; 2], inf: &mut Inferior) -> bool {
+        let b = self.irrelevant(Color::Black, c, &cuts[0]);
+        let w = self.irrelevant(Color::White, c, &cuts[1]);
+        let (fill, kind) = match (b, w) {
+            (true, true) => (self.dead_fill_colour(c), &mut inf.dead),
+            (true, false) => (Color::White, &mut inf.perm),
+            (false, true) => (Color::Black, &mut inf.perm),
+            (false, false) => return false,
+        };
+        self.stones[fill.index()].insert(c);
+        kind[fill.index()].insert(c);
+        true
     }
 
     /// The colour of most of a dead cell's stone neighbours (Black on a
