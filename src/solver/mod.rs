@@ -232,12 +232,12 @@ fn most_promising(children: &[(Cell, ChildStatus)]) -> Option<Cell> {
 }
 
 /// When an unfinished solve has already proved `choice` a losing root move:
-/// the first move of the search's `ranked` list (best first) among the
-/// solve's root moves not proved to lose, else the solve's
-/// [`most_promising`] other move; `None` when `choice` is not known to
-/// lose or every move is. The search's ranking
-/// comes first: it has looked at every move, where a proof number mostly
-/// says how easy a move's proof looks.
+/// a root move it has proved to win, else the first move of the search's
+/// `ranked` list (best first) among the solve's root moves not proved to
+/// lose, else the solve's [`most_promising`] other move; `None` when
+/// `choice` is not known to lose or every move is. The search's ranking
+/// comes before the proof numbers: the search has looked at every move,
+/// where a proof number mostly says how easy a move's proof looks.
 pub fn avoid_proven_loss(
     choice: Cell,
     ranked: &[Cell],
