@@ -549,8 +549,10 @@ impl Solver {
         out
     }
 
-    /// [`Solver::best_move`] until `until` at the latest (one slice; the
-    /// next starts from what the table learned).
+    /// [`Solver::best_move`] whose solve ends by `until` at the latest (one
+    /// slice; the next starts from what the table learned). Finding the
+    /// move after a proof is not cut short: a proved win always comes with
+    /// its move.
     pub fn best_move_until(
         &mut self,
         pos: &Position,
@@ -560,9 +562,7 @@ impl Solver {
         progress: &mut dyn FnMut(&Progress),
     ) -> BestMove {
         self.slice_end = Some(until);
-        let out = self.best_move(pos, to_move, stop, progress);
-        self.slice_end = None;
-        out
+        self.best_move(pos, to_move, stop, progress)
     }
 
     /// Solves and picks a move: a proved winning move; for a proved loss,
@@ -576,6 +576,8 @@ impl Solver {
     ) -> BestMove {
         let outcome =
             self.counted(|s, start| s.solve_inner(pos, to_move, stop, progress, start, true));
+        // A slice bounds the solve only (see `best_move_until`).
+        self.slice_end = None;
         let mv = match outcome {
             SolveOutcome::Unknown => None,
             _ if pos.winner().is_some() => None,
