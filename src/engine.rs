@@ -80,9 +80,7 @@ fn solve_for_move(
     // with its late widening, on the same table: a portfolio in time.
     let params = solver.params().clone();
     let mut best = if params.late_widening != params.widening {
-        let now = Instant::now();
-        let half = now + move_end.saturating_duration_since(now) / 2;
-        let first = solver.best_move_until(pos, color, stop, half, progress);
+        let first = solver.best_move_until(pos, color, stop, halfway_to(move_end), progress);
         if first.outcome == SolveOutcome::Unknown && !stop.load(Ordering::SeqCst) {
             solver.set_params(&SolverParams {
                 widening: params.late_widening,
@@ -100,11 +98,15 @@ fn solve_for_move(
     if let (SolveOutcome::Win(w), Some(first)) = (best.outcome, best.mv)
         && w == color
     {
-        let now = Instant::now();
-        let deadline = now + move_end.saturating_duration_since(now) / 2;
-        best.mv = Some(solver.simplest_win(pos, color, first, stop, deadline));
+        best.mv = Some(solver.simplest_win(pos, color, first, stop, halfway_to(move_end)));
     }
     best
+}
+
+/// Halfway from now to `end` (now, once `end` has passed).
+fn halfway_to(end: Instant) -> Instant {
+    let now = Instant::now();
+    now + end.saturating_duration_since(now) / 2
 }
 
 /// The verifier's work on the search's choice `m`: up to [`FOCUS_LIMIT`]

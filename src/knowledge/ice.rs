@@ -584,14 +584,16 @@ fn fill_domination(
         if ds.is_empty() {
             continue;
         }
-        match better.iter_mut().find(|(x, _)| *x == c) {
-            Some((_, b)) => *b = b.union(&ds),
-            None => better.push((c, ds)),
-        }
-        match inf.dominated.iter_mut().find(|(x, _)| *x == c) {
-            Some((_, b)) => *b = b.union(&ds),
-            None => inf.dominated.push((c, ds)),
-        }
+        add_cells(better, c, ds);
+        add_cells(&mut inf.dominated, c, ds);
+    }
+}
+
+/// Adds `cells` to `c`'s entry in `list` (a new entry if it has none).
+fn add_cells(list: &mut Vec<(Cell, CellSet)>, c: Cell, cells: CellSet) {
+    match list.iter_mut().find(|(x, _)| *x == c) {
+        Some((_, s)) => *s = s.union(&cells),
+        None => list.push((c, cells)),
     }
 }
 

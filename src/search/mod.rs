@@ -598,13 +598,14 @@ impl Searcher {
         // knowledge's consider set is all proved to lose, the other moves
         // lose too (they are no better), but one not yet proved to is the
         // better try against a fallible opponent.
-        if !moves.iter().any(|c| !excluded.contains(*c)) {
+        let any_open = |ms: &[Cell]| ms.iter().any(|c| !excluded.contains(*c));
+        if !any_open(&moves) {
             let all = self.workers[0].root_order(to_move);
-            if all.iter().any(|c| !excluded.contains(*c)) {
+            if any_open(&all) {
                 moves = all;
             }
         }
-        if moves.iter().any(|c| !excluded.contains(*c)) {
+        if any_open(&moves) {
             moves.retain(|c| !excluded.contains(*c));
         }
         if root_kn
