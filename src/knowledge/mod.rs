@@ -19,6 +19,7 @@
 //! - [`gui`]: the `vc-build` answer and connection / mustplay listings;
 //! - [`verify`]: a brute-force checker of connections, for tests.
 
+pub mod decompose;
 pub mod gui;
 pub mod ice;
 pub mod resistance;

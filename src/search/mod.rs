@@ -785,7 +785,13 @@ impl Searcher {
         // cells filled in (checked to keep the winner against brute force
         // in tests/solver.rs), which finds more of them.
         let (filled, fills) = knowledge::fill_in(pos);
-        let fills = fills[0].union(&fills[1]);
+        // Then the carriers decompositions capture (and what they fill in
+        // turn), which need the connections.
+        let mut k = Knowledge::new(&filled);
+        let (_, more) = knowledge::decompose::fill(&mut k);
+        let filled = k.position().clone();
+        drop(k);
+        let fills = fills[0].union(&fills[1]).union(&more[0]).union(&more[1]);
         let build = |w: &mut Worker| w.set_knowledge(Some(Knowledge::new(&filled)), fills);
         match pool {
             Some(pool) if workers.len() > 1 => pool.scope(|scope| {

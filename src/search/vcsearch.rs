@@ -86,6 +86,7 @@ impl<'a> VcSearch<'a> {
                     n += 1;
                 }
             }
+            n += knowledge::decompose::fill(&mut self.know).0;
         }
         n
     }
