@@ -742,6 +742,7 @@ impl Engine {
                 format!("[string] late_widening {}", p.late_widening),
                 format!("[bool] lookahead {}", p.lookahead as u8),
                 format!("[bool] vulnerable {}", p.vulnerable as u8),
+                format!("[bool] decompositions {}", p.decompositions as u8),
                 format!("[string] genmove_empty {}", self.solver_in_genmove_empty),
             ]
             .join("\n"));
@@ -762,9 +763,8 @@ impl Engine {
             "use_knowledge" => p.use_knowledge = parse_bool(value)?,
             "use_vc" => p.use_vc = parse_bool(value)?,
             "incremental" => p.incremental = parse_bool(value)?,
-            "ordering" | "epsilon" | "widening" | "late_widening" | "lookahead" | "vulnerable" => {
-                p.set(name, value)?
-            }
+            "ordering" | "epsilon" | "widening" | "late_widening" | "lookahead" | "vulnerable"
+            | "decompositions" => p.set(name, value)?,
             "genmove_empty" => {
                 self.solver_in_genmove_empty =
                     parse_number(name, value, 0, crate::board::MAX_CELLS)?;
@@ -772,7 +772,7 @@ impl Engine {
             }
             _ => {
                 return Err(format!(
-                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, use_guifx, use_knowledge, use_vc, incremental, vulnerable, ordering, epsilon, widening, late_widening, lookahead, genmove_empty)"
+                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, use_guifx, use_knowledge, use_vc, incremental, vulnerable, decompositions, ordering, epsilon, widening, late_widening, lookahead, genmove_empty)"
                 ));
             }
         }

@@ -761,3 +761,73 @@ fn vulnerable_pruning_keeps_a_winning_move() {
     }
     assert!(pruning_cases > cases / 4, "pruned in {pruning_cases} cases");
 }
+
+/// The solver's decompositions find the knowledge's corner (see
+/// tests/decompose.rs): White's c1-c2 reaches the west edge through a
+/// corner no Black chain can use, so its carrier is White's, and the
+/// solver's fill-in plays it; without White's a5 the corner is open.
+#[test]
+fn solver_finds_the_fenced_corner() {
+    use ferrohex::solver::vc;
+    use ferrohex::textboard::{Letters, parse_game};
+    let carrier = |text: &str, color: Color| {
+        let p = parse_game(text, Letters::Common)
+            .expect("diagram")
+            .position()
+            .clone();
+        let g = p.geometry().clone();
+        let bits = vc::Bits::new(&g).unwrap();
+        let st = vc::stones(&p);
+        let mut hs = vc::Hsearch::new();
+        hs.run_seeded(&bits, st, color, vc::Goal::Closure, None);
+        hs.decomposition(&bits, st, color)
+            .map(|c| vc::cells(c).map(|x| g.name(x)).collect::<Vec<_>>())
+    };
+    let closed = "
+        . . W B B
+         . . W B .
+          . . . . .
+           . . . . .
+            W . . . .";
+    // Its H-search may join them through other corner cells than the
+    // knowledge's (a1 b1 a2 b2 a3 b3): any carrier there will do.
+    let corner = ["a1", "b1", "a2", "b2", "a3", "b3", "a4"];
+    let found = carrier(closed, Color::White).expect("a captured corner");
+    assert!(
+        found.iter().all(|x| corner.contains(&x.as_str())) && found.contains(&"a1".to_string()),
+        "{found:?}"
+    );
+    assert_eq!(carrier(closed, Color::Black), None);
+    // The solver fills the corner in only with `decompositions` on.
+    let p = parse_game(closed, Letters::Common)
+        .expect("diagram")
+        .position()
+        .clone();
+    let filled = |decompose: bool| {
+        use ferrohex::solver::oracle::{Fast, Oracle};
+        let mut o = Fast::new(
+            &p,
+            ferrohex::eval::EvalKind::Resistance,
+            true,
+            true,
+            decompose,
+        )
+        .unwrap();
+        let a1 = p.geometry().parse_cell("a1").unwrap();
+        o.fill(Color::Black);
+        o.position().stone(a1)
+    };
+    assert_eq!(filled(true), Some(Color::White));
+    assert_eq!(filled(false), None);
+    let open = "
+        . . W B B
+         . . W B .
+          . . . . .
+           . . . . .
+            . . . . .";
+    assert!(
+        carrier(open, Color::White).is_none_or(|c| !c.iter().any(|x| x == "b3")),
+        "{:?}",
+        carrier(open, Color::White)
+    );
+}

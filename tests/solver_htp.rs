@@ -66,6 +66,18 @@ fn late_widening_is_listed_set_and_checked() {
 }
 
 #[test]
+fn decompositions_is_listed_set_and_checked() {
+    let a = session(
+        "param_dfpn decompositions 0\nparam_dfpn\nparam_dfpn decompositions 2\nparam_dfpn\nparam_dfpn decompositions 1\nparam_dfpn\n",
+    );
+    assert_eq!(a[0], "=");
+    assert!(a[1].contains("decompositions 0"), "{}", a[1]);
+    assert!(a[2].starts_with("? "), "{a:?}");
+    assert!(a[3].contains("decompositions 0"), "{}", a[3]);
+    assert!(a[5].contains("decompositions 1"), "{}", a[5]);
+}
+
+#[test]
 fn hexgui_run_analysis_sequence_with_live_graphics() {
     // HexGui's "Run analysis": param_dfpn use_guifx 1, then dfpn-solve-state.
     let out = run_raw(

@@ -316,6 +316,9 @@ pub struct Fast {
     closures: Closures,
     /// Leave out moves an opponent reply kills ([`ice::vulnerable`]).
     vulnerable: bool,
+    /// Fill in the carriers decompositions capture
+    /// ([`Hsearch::decomposition`]).
+    decompose: bool,
 }
 
 /// The connections of the last [`CLOSURES`] finished H-search runs, found
@@ -420,10 +423,12 @@ impl Fast {
         eval: EvalKind,
         incremental: bool,
         vulnerable: bool,
+        decompose: bool,
     ) -> Option<Fast> {
         Some(Fast {
             incremental,
             vulnerable,
+            decompose,
             closures: Closures::new(),
             bits: Bits::new(pos.geometry())?,
             pos: pos.clone(),
@@ -454,26 +459,44 @@ impl Oracle for Fast {
             return (0, 0);
         }
         let key = super::tt::key(self.pos.hash(), to_move);
-        let filled = match self.fills.get(&key) {
-            Some(f) => *f,
-            None => {
-                let mut st = stones(&self.pos);
-                let f = ice::fill_in(&self.bits, &mut st, to_move.opponent());
-                if self.fills.len() >= CACHE_MAX {
-                    self.fills.clear();
-                }
-                self.fills.insert(key, f);
-                f
-            }
-        };
-        let mut n = 0;
-        for color in Color::BOTH {
-            for c in cells(filled.stones[color.index()]) {
-                self.pos.play(color, c);
-                n += 1;
-            }
+        if let Some(f) = self.fills.get(&key).copied() {
+            return (self.play_filled(f.stones), f.captured);
         }
-        (n, filled.captured)
+        let mut st = stones(&self.pos);
+        let mut total = ice::fill_in(&self.bits, &mut st, to_move.opponent());
+        let mut n = self.play_filled(total.stones);
+        // Then the carriers decompositions capture, each followed by the
+        // fill-in it allows. The H-search runs are whole closures, which
+        // the expansion and the children start from.
+        while self.decompose && self.pos.winner().is_none() {
+            let found = Color::BOTH.into_iter().find_map(|color| {
+                let info = self.hsearch(st, color, Goal::Closure);
+                if info.full.is_some() {
+                    return None;
+                }
+                self.hs
+                    .decomposition(&self.bits, st, color)
+                    .map(|carrier| (color, carrier))
+            });
+            let Some((color, carrier)) = found else {
+                break;
+            };
+            let mut add = [0u128; 2];
+            add[color.index()] = carrier;
+            st[color.index()] |= carrier;
+            let more = ice::fill_in(&self.bits, &mut st, to_move.opponent());
+            for k in 0..2 {
+                add[k] |= more.stones[k];
+                total.stones[k] |= add[k];
+            }
+            total.captured |= carrier | more.captured;
+            n += self.play_filled(add);
+        }
+        if self.fills.len() >= CACHE_MAX {
+            self.fills.clear();
+        }
+        self.fills.insert(key, total);
+        (n, total.captured)
     }
 
     fn expand(&mut self, to_move: Color) -> Expansion {
@@ -506,6 +529,18 @@ impl Oracle for Fast {
 }
 
 impl Fast {
+    /// Plays fill-in stones (Black, White); returns how many.
+    fn play_filled(&mut self, add: [u128; 2]) -> usize {
+        let mut n = 0;
+        for color in Color::BOTH {
+            for c in cells(add[color.index()]) {
+                self.pos.play(color, c);
+                n += 1;
+            }
+        }
+        n
+    }
+
     fn expand_cached(&mut self, to_move: Color, ordered: bool) -> Expansion {
         let key = super::tt::key(self.pos.hash(), to_move);
         if let Some(c) = self.cache.get_mut(&key) {

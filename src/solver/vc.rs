@@ -182,6 +182,10 @@ pub struct Hsearch {
     /// The edge-to-edge semis found in this run, kept or not (at most
     /// [`EDGE_LIST_MAX`]), for [`Hsearch::export`].
     edge_list: Vec<(u128, u8)>,
+    /// The last run's own groups: the stones of node `k < groups` (the
+    /// two edges' nodes hold the stones touching them).
+    group_cells: [u128; W],
+    groups: usize,
 }
 
 const EDGE_LIST_MAX: usize = 256;
@@ -345,6 +349,8 @@ impl Hsearch {
             damaged: Vec::new(),
             damaged_with: Box::new([0; W]),
             edge_list: Vec::new(),
+            group_cells: [0; W],
+            groups: 0,
         }
     }
 
@@ -419,6 +425,8 @@ impl Hsearch {
             m += 1;
         }
         let groups = m;
+        self.group_cells[..groups].copy_from_slice(&node_cells[..groups]);
+        self.groups = groups;
         if groups + empty.count_ones() as usize > 128 {
             return EdgeInfo {
                 semi_cap: bits.all,
@@ -653,6 +661,70 @@ impl Hsearch {
                 }
             }
         }
+    }
+
+    /// A carrier `color` captures by decomposition on `stones`, from the
+    /// last run (for `color` on `stones`, gone to the end): the smallest
+    /// full connection between two of its groups (not the two edges) that
+    /// lies in a pocket no `color` chain from its other edges reaches
+    /// without passing a cell next to one of the two. The reasoning is
+    /// the knowledge's (`knowledge::decompose`); the carrier belongs to
+    /// every proof that relies on it, as captured cells do.
+    pub fn decomposition(&self, bits: &Bits, stones: [u128; 2], color: Color) -> Option<u128> {
+        if !self.finished() {
+            return None;
+        }
+        let opp = stones[color.opponent().index()];
+        let empty = bits.all & !stones[0] & !stones[1];
+        let (e1, e2) = color.edges();
+        let edge = [bits.edge(e1), bits.edge(e2)];
+        let near = |k: usize| {
+            let mut n = bits.spread(self.group_cells[k]);
+            if k < 2 {
+                n |= edge[k];
+            }
+            n & empty
+        };
+        let mut best: Option<u128> = None;
+        for a in 0..self.groups {
+            let mut bs = self.adj[a] & ((u128::MAX << a) << 1);
+            while bs != 0 {
+                let b = bs.trailing_zeros() as usize;
+                bs &= bs - 1;
+                if b >= self.groups || (a, b) == (E1, E2) {
+                    continue;
+                }
+                let p = ix(a, b);
+                let fulls = &self.fulls[p][..(self.nf[p] as usize).min(FMAX)];
+                let better = |c: u128, best: Option<u128>| {
+                    c != 0 && best.is_none_or(|x| c.count_ones() < x.count_ones())
+                };
+                if !fulls.iter().any(|&c| better(c, best)) {
+                    continue;
+                }
+                let stop = near(a) | near(b);
+                let blocked = self.group_cells[a] | self.group_cells[b] | opp;
+                let mut reached = 0u128;
+                for (k, &cells) in edge.iter().enumerate() {
+                    if k != a && k != b {
+                        reached |= cells & !blocked;
+                    }
+                }
+                let mut frontier = reached & !stop;
+                while frontier != 0 {
+                    let next = bits.spread(frontier) & !blocked & !reached;
+                    reached |= next;
+                    frontier = next & !stop;
+                }
+                let pocket = empty & !reached;
+                for &c in fulls {
+                    if better(c, best) && c & !pocket == 0 {
+                        best = Some(c);
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Whether the last run went to the end (it did not stop early or give
