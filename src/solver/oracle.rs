@@ -485,9 +485,9 @@ impl Oracle for Fast {
             add[color.index()] = carrier;
             st[color.index()] |= carrier;
             let more = ice::fill_in(&self.bits, &mut st, to_move.opponent());
-            for k in 0..2 {
-                add[k] |= more.stones[k];
-                total.stones[k] |= add[k];
+            for ((a, m), t) in add.iter_mut().zip(more.stones).zip(&mut total.stones) {
+                *a |= m;
+                *t |= *a;
             }
             total.captured |= carrier | more.captured;
             n += self.play_filled(add);
