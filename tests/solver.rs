@@ -798,8 +798,18 @@ fn solver_finds_the_fenced_corner() {
         "{found:?}"
     );
     assert_eq!(carrier(closed, Color::Black), None);
-    // The solver fills the corner in only with `decompositions` on.
-    let p = parse_game(closed, Letters::Common)
+    // The solver fills the corner in only with `decompositions` on (on a
+    // bigger board, where the connections do not decide the game: the
+    // fill-in stops at a decided position).
+    let bigger = "
+        . . W B . . .
+         . . W B . . .
+          . . . . . . .
+           . . . . . . .
+            W . . . . . .
+             . . . . . . .
+              . . . . . . .";
+    let p = parse_game(bigger, Letters::Common)
         .expect("diagram")
         .position()
         .clone();
@@ -814,7 +824,7 @@ fn solver_finds_the_fenced_corner() {
         )
         .unwrap();
         let a1 = p.geometry().parse_cell("a1").unwrap();
-        o.fill(Color::Black);
+        o.fill(Color::White);
         o.position().stone(a1)
     };
     assert_eq!(filled(true), Some(Color::White));

@@ -319,6 +319,9 @@ pub struct Fast {
     /// Fill in the carriers decompositions capture
     /// ([`Hsearch::decomposition`]).
     decompose: bool,
+    /// Per colour: the last H-search run's position hash, colour, goal and
+    /// answer.
+    recent: [Option<(u64, Color, Goal, EdgeInfo)>; 2],
 }
 
 /// The connections of the last [`CLOSURES`] finished H-search runs, found
@@ -429,6 +432,7 @@ impl Fast {
             incremental,
             vulnerable,
             decompose,
+            recent: [None; 2],
             closures: Closures::new(),
             bits: Bits::new(pos.geometry())?,
             pos: pos.clone(),
@@ -466,18 +470,25 @@ impl Oracle for Fast {
         let mut total = ice::fill_in(&self.bits, &mut st, to_move.opponent());
         let mut n = self.play_filled(total.stones);
         // Then the carriers decompositions capture, each followed by the
-        // fill-in it allows. The H-search runs are whole closures, which
-        // the expansion and the children start from.
+        // fill-in it allows. The H-search runs are the expansion's own (it
+        // reuses their answers); one that stops early decides the position,
+        // and nothing more is filled.
         while self.decompose && self.pos.winner().is_none() {
-            let found = Color::BOTH.into_iter().find_map(|color| {
-                let info = self.hsearch(st, color, Goal::Closure);
-                if info.full.is_some() {
-                    return None;
+            let opp = to_move.opponent();
+            let mut found = None;
+            for (color, goal) in [(to_move, Goal::Mover), (opp, Goal::Opponent)] {
+                self.hsearch(st, color, goal);
+                if !self.hs.finished() {
+                    break;
                 }
-                self.hs
+                found = self
+                    .hs
                     .decomposition(&self.bits, st, color)
-                    .map(|carrier| (color, carrier))
-            });
+                    .map(|c| (color, c));
+                if found.is_some() {
+                    break;
+                }
+            }
             let Some((color, carrier)) = found else {
                 break;
             };
@@ -573,7 +584,7 @@ impl Fast {
         }
         let st = stones(&self.pos);
         let empty = self.bits.all & !st[0] & !st[1];
-        let mine = self.hsearch(st, to_move, Goal::Mover);
+        let mine = self.hsearch_again(st, to_move, Goal::Mover);
         if let Some(carrier) = mine.full {
             return Expansion::Decided(to_move, carrier);
         }
@@ -581,7 +592,7 @@ impl Fast {
             return Expansion::Decided(to_move, carrier);
         }
         let opp = to_move.opponent();
-        let theirs = self.hsearch(st, opp, Goal::Opponent);
+        let theirs = self.hsearch_again(st, opp, Goal::Opponent);
         if let Some(carrier) = theirs.full {
             return Expansion::Decided(opp, carrier);
         }
@@ -630,16 +641,29 @@ impl Fast {
     /// the line when `incremental`; a finished run's connections are kept
     /// for the runs below it.
     fn hsearch(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo {
-        if !self.incremental {
-            return self.hs.run_seeded(&self.bits, st, color, goal, None);
-        }
-        let seed = self.closures.find(&self.pos, st, color);
-        let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
-        // A run that stopped early has no whole closure to keep.
-        if self.hs.finished() {
-            self.closures.store(&self.hs, st, self.pos.hash(), color);
-        }
+        let info = if self.incremental {
+            let seed = self.closures.find(&self.pos, st, color);
+            let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
+            // A run that stopped early has no whole closure to keep.
+            if self.hs.finished() {
+                self.closures.store(&self.hs, st, self.pos.hash(), color);
+            }
+            info
+        } else {
+            self.hs.run_seeded(&self.bits, st, color, goal, None)
+        };
+        let entry = (self.pos.hash(), color, goal, info);
+        self.recent[color.index()] = Some(entry);
         info
+    }
+
+    /// [`Fast::hsearch`], or its answer when the last run for `color` was
+    /// the same (the fill-in's runs, which the expansion repeats).
+    fn hsearch_again(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo {
+        match self.recent[color.index()] {
+            Some((hash, c, g, info)) if hash == self.pos.hash() && c == color && g == goal => info,
+            _ => self.hsearch(st, color, goal),
+        }
     }
 
     fn winning_key_fresh(&mut self, to_move: Color) -> Option<Cell> {
