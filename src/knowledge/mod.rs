@@ -14,6 +14,9 @@
 //!   ladder pieces), valid on every board size and edge;
 //! - [`ice`]: dead, captured and permanently inferior cells filled to a
 //!   fixpoint; vulnerable and dominated cells;
+//! - [`decompose`]: carriers captured by decomposition (a full connection
+//!   between two own groups in a pocket only those groups can use),
+//!   which need the connections and so are filled after them;
 //! - [`resistance`]: resistance over the connection graph (score and
 //!   per-cell energy for move ordering);
 //! - [`gui`]: the `vc-build` answer and connection / mustplay listings;

@@ -786,7 +786,8 @@ impl Searcher {
         // in tests/solver.rs), which finds more of them.
         let (filled, fills) = knowledge::fill_in(pos);
         // Then the carriers decompositions capture (and what they fill in
-        // turn), which need the connections.
+        // turn), which need the connections (checked against brute force
+        // in tests/decompose.rs).
         let mut k = Knowledge::new(&filled);
         let (_, more) = knowledge::decompose::fill(&mut k);
         let filled = k.position().clone();

@@ -3,7 +3,8 @@
 //!
 //! Each node brings a [`Knowledge`] (both colours' connections) up to date
 //! incrementally, fills in the dead and captured cells the new stone
-//! creates, and then:
+//! creates and the carriers decompositions capture
+//! ([`knowledge::decompose`]), and then:
 //! 1. a position the connections decide is a win or a loss at once;
 //! 2. a leaf is scored by the resistance over the connection graph
 //!    ([`resistance::score`]), not over plain adjacency;
