@@ -77,48 +77,42 @@ pub fn captured_carrier(pos: &Position, vc: &VcGraph) -> Option<CellSet> {
             if (a == n1 || a == n2) && (b == n1 || b == n2) {
                 continue;
             }
+            let better = |c: &&CellSet, best: Option<CellSet>| {
+                !c.is_empty() && best.is_none_or(|x| c.len() < x.len())
+            };
             let fulls = vc.fulls(a, b);
-            let smallest = fulls
-                .iter()
-                .filter(|c| !c.is_empty() && best.is_none_or(|x| c.len() < x.len()))
-                .min_by_key(|c| c.len());
-            let Some(&smallest) = smallest else { continue };
+            if !fulls.iter().any(|c| better(&c, best)) {
+                continue;
+            }
             let (ga, na) = groups[&a];
             let (gb, nb) = groups[&b];
-            let stop = na.union(&nb);
-            // The smallest carrier's cells must all be next to the pair or
-            // fenced off; a cell reachable without a stop is not.
+            // The flood from the other edges: over empty cells and own
+            // stones, never into the pair, ending at cells next to it.
             let blocked = ga.union(&gb);
             let mut starts = CellSet::EMPTY;
             for (edge, node) in [(e1, n1), (e2, n2)] {
                 if node != a && node != b {
-                    starts =
-                        starts.union(&g.edge_cells(edge).difference(pos.stones(color.opponent())));
+                    starts = starts.union(&g.edge_cells(edge).difference(&blocked));
                 }
             }
-            let reached = flood(pos, color, starts.difference(&blocked), &blocked, &stop);
+            let reached = flood(pos, color, starts, &blocked, &na.union(&nb));
             let pocket = empty.difference(&reached);
-            if !smallest.difference(&pocket).is_empty() {
-                // Try the others too: a larger carrier may fit the pocket.
-                let fit = fulls
-                    .iter()
-                    .filter(|c| !c.is_empty() && c.difference(&pocket).is_empty())
-                    .filter(|c| best.is_none_or(|x| c.len() < x.len()))
-                    .min_by_key(|c| c.len());
-                if let Some(&c) = fit {
-                    best = Some(c);
-                }
-                continue;
+            if let Some(&c) = fulls
+                .iter()
+                .filter(|c| better(c, best) && c.difference(&pocket).is_empty())
+                .min_by_key(|c| c.len())
+            {
+                best = Some(c);
             }
-            best = Some(smallest);
         }
     }
     best
 }
 
-/// The cells a `color` chain reaches from `starts` over empty cells and
-/// `color` stones, never entering `blocked` and not going on from a cell
-/// of `stop` (it is reached, but the flood ends there).
+/// The cells a `color` chain reaches from `starts` (less the opponent's
+/// stones there) over empty cells and `color` stones, never entering
+/// `blocked` and not going on from a cell of `stop` (it is reached, but
+/// the flood ends there).
 fn flood(
     pos: &Position,
     color: Color,
@@ -128,8 +122,8 @@ fn flood(
 ) -> CellSet {
     let g = pos.geometry();
     let opp = pos.stones(color.opponent());
-    let mut reached = starts;
-    let mut todo: Vec<Cell> = starts.iter().collect();
+    let mut reached = starts.difference(opp);
+    let mut todo: Vec<Cell> = reached.iter().collect();
     while let Some(c) = todo.pop() {
         if stop.contains(c) {
             continue;
