@@ -177,6 +177,12 @@ fn a_corner_fenced_off_by_own_stones_is_captured() {
         None
     );
 
+    // HexGui's consider-set overlay shows the corner as captured by White.
+    let overlay = ferrohex::knowledge::gui::gui_inferior(&closed, Color::Black);
+    for c in ["a1", "b1", "a2", "b2", "a3", "b3"] {
+        assert!(overlay.contains(&format!("{c} fcw")), "{c}: {overlay}");
+    }
+
     let open = diagram(
         "
         . . W B B

@@ -18,20 +18,43 @@ fn names(g: &Geometry, set: &CellSet, sep: &str) -> String {
 /// useless to `color`), `id[d1-d2]` dominated by the listed cells.
 pub fn gui_inferior(pos: &Position, color: Color) -> String {
     let g = pos.geometry();
-    let inf = analyze(pos, color);
     let mut entries: Vec<(Cell, String)> = Vec::new();
-    for col in Color::BOTH {
-        let l = if col == Color::Black { 'b' } else { 'w' };
-        for (set, code) in [
-            (&inf.dead[col.index()], "fd"),
-            (&inf.captured[col.index()], "fc"),
-            (&inf.perm[col.index()], "fp"),
-        ] {
-            for c in set.iter() {
-                entries.push((c, format!("{code}{l}")));
+    let fills = |inf: &super::Inferior, entries: &mut Vec<(Cell, String)>| {
+        for col in Color::BOTH {
+            for (set, code) in [
+                (&inf.dead[col.index()], "fd"),
+                (&inf.captured[col.index()], "fc"),
+                (&inf.perm[col.index()], "fp"),
+            ] {
+                for c in set.iter() {
+                    entries.push((c, format!("{code}{}", letter(col))));
+                }
             }
         }
+    };
+    // The fill-in, then (as the search does) each carrier a decomposition
+    // captures (shown as captured) and the fill-in it leads to.
+    let mut inf = analyze(pos, color);
+    fills(&inf, &mut entries);
+    let mut board = super::fill_in(pos).0;
+    if pos.winner().is_none() {
+        loop {
+            let k = Knowledge::new(&board);
+            let Some((col, carrier)) = Color::BOTH.into_iter().find_map(|col| {
+                super::decompose::captured_carrier(&board, k.vcs(col)).map(|c| (col, c))
+            }) else {
+                break;
+            };
+            for c in carrier.iter() {
+                entries.push((c, format!("fc{}", letter(col))));
+                board.play(col, c);
+            }
+            inf = analyze(&board, color);
+            fills(&inf, &mut entries);
+            board = super::fill_in(&board).0;
+        }
     }
+    // The pruning of the last board, which the consider set comes from.
     let pruned = inf.pruned().difference(&inf.filled());
     for c in pruned.iter() {
         if let Some((_, k)) = inf.vulnerable.iter().find(|(v, _)| *v == c) {
@@ -48,6 +71,10 @@ pub fn gui_inferior(pos: &Position, color: Color) -> String {
         .map(|(c, code)| format!("{} {code}", g.name(*c)))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+fn letter(c: Color) -> char {
+    if c == Color::Black { 'b' } else { 'w' }
 }
 
 /// `color`'s connections between two endpoints, one per line:
