@@ -2,51 +2,12 @@
 //! against brute force on random small positions, and on a diagram.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 mod common;
-use common::Rng;
+use common::{Rng, brute_memo, diagram, random_position};
 
-use ferrohex::board::{Cell, CellSet, Color, Geometry, Position};
+use ferrohex::board::{CellSet, Color, Position};
 use ferrohex::knowledge::{Knowledge, decompose, fill_in};
-use ferrohex::textboard::{Letters, parse_game};
-
-fn brute(pos: &mut Position, to_move: Color, memo: &mut HashMap<(u64, Color), Color>) -> Color {
-    if let Some(w) = pos.winner() {
-        return w;
-    }
-    if let Some(&w) = memo.get(&(pos.hash(), to_move)) {
-        return w;
-    }
-    let cells: Vec<Cell> = pos.empty_cells().iter().collect();
-    let mut winner = to_move.opponent();
-    for c in cells {
-        pos.play(to_move, c);
-        let w = brute(pos, to_move.opponent(), memo);
-        pos.unplay();
-        if w == to_move {
-            winner = to_move;
-            break;
-        }
-    }
-    memo.insert((pos.hash(), to_move), winner);
-    winner
-}
-
-fn random_position(rng: &mut Rng, size: usize, stones: usize) -> Position {
-    loop {
-        let mut pos = Position::new(Arc::new(Geometry::new(size, size).unwrap()));
-        let mut color = Color::Black;
-        for _ in 0..stones {
-            let empty: Vec<Cell> = pos.empty_cells().iter().collect();
-            pos.play(color, empty[rng.below(empty.len())]);
-            color = color.opponent();
-        }
-        if pos.winner().is_none() {
-            return pos;
-        }
-    }
-}
 
 fn describe(pos: &Position) -> Vec<String> {
     pos.placed()
@@ -59,15 +20,14 @@ fn describe(pos: &Position) -> Vec<String> {
 #[test]
 fn a_captured_carrier_keeps_the_winner() {
     let mut rng = Rng(0xdec0_4715);
-    let mut memos: HashMap<usize, HashMap<(u64, Color), Color>> = HashMap::new();
+    let mut memo = HashMap::new();
     let mut found = 0;
     let cases = 1500;
     for i in 0..cases {
         let size = 4 + rng.below(2);
         let n = size * size;
         let empties = 6 + rng.below(if size == 5 { 8 } else { 7 });
-        let mut pos = random_position(&mut rng, size, n - empties);
-        let memo = memos.entry(size).or_default();
+        let (mut pos, _) = random_position(&mut rng, size, n - empties);
         let k = Knowledge::new(&pos);
         for color in Color::BOTH {
             let Some(carrier) = decompose::captured_carrier(&pos, k.vcs(color)) else {
@@ -79,8 +39,8 @@ fn a_captured_carrier_keeps_the_winner() {
                 filled.play(color, c);
             }
             for tm in Color::BOTH {
-                let a = brute(&mut pos, tm, memo);
-                let b = brute(&mut filled, tm, memo);
+                let a = brute_memo(&mut pos, tm, &mut memo);
+                let b = brute_memo(&mut filled, tm, &mut memo);
                 assert_eq!(
                     a,
                     b,
@@ -102,14 +62,13 @@ fn a_captured_carrier_keeps_the_winner() {
 #[test]
 fn decomposition_fill_keeps_the_winner() {
     let mut rng = Rng(0x5eed_dec0);
-    let mut memos: HashMap<usize, HashMap<(u64, Color), Color>> = HashMap::new();
+    let mut memo = HashMap::new();
     let mut filled_cases = 0;
     for i in 0..800 {
         let size = 4 + rng.below(2);
         let n = size * size;
         let empties = 6 + rng.below(if size == 5 { 8 } else { 7 });
-        let mut pos = random_position(&mut rng, size, n - empties);
-        let memo = memos.entry(size).or_default();
+        let (mut pos, _) = random_position(&mut rng, size, n - empties);
         let (base, _) = fill_in(&pos);
         let mut k = Knowledge::new(&base);
         let (played, fills) = decompose::fill(&mut k);
@@ -120,8 +79,8 @@ fn decomposition_fill_keeps_the_winner() {
         let mut filled = k.position().clone();
         for tm in Color::BOTH {
             assert_eq!(
-                brute(&mut pos, tm, memo),
-                brute(&mut filled, tm, memo),
+                brute_memo(&mut pos, tm, &mut memo),
+                brute_memo(&mut filled, tm, &mut memo),
                 "case {i}: {:?} to move {tm}: fills {:?}",
                 describe(&pos),
                 fills
@@ -130,13 +89,6 @@ fn decomposition_fill_keeps_the_winner() {
         }
     }
     assert!(filled_cases >= 30, "few fills: {filled_cases}");
-}
-
-fn diagram(text: &str) -> Position {
-    parse_game(text, Letters::Common)
-        .expect("diagram")
-        .position()
-        .clone()
 }
 
 fn names(pos: &Position, cells: CellSet) -> Vec<String> {

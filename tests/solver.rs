@@ -94,56 +94,11 @@ use ferrohex::solver::{SolveOutcome, Solver};
 use std::sync::Arc;
 
 mod common;
-use common::Rng;
+use common::{Rng, brute_memo, random_position};
 
 /// Plain minimax: the winner with `to_move` to play.
 fn brute(pos: &mut Position, to_move: Color) -> Color {
     brute_memo(pos, to_move, &mut std::collections::HashMap::new())
-}
-
-/// Minimax with a memo of positions already solved (keyed by board size
-/// too: the stone hashes of different sizes collide).
-fn brute_memo(
-    pos: &mut Position,
-    to_move: Color,
-    memo: &mut std::collections::HashMap<(usize, u64, Color), Color>,
-) -> Color {
-    if let Some(w) = pos.winner() {
-        return w;
-    }
-    if let Some(&w) = memo.get(&(pos.geometry().num_cells(), pos.hash(), to_move)) {
-        return w;
-    }
-    let cells: Vec<Cell> = pos.empty_cells().iter().collect();
-    let mut winner = to_move.opponent();
-    for c in cells {
-        pos.play(to_move, c);
-        let w = brute_memo(pos, to_move.opponent(), memo);
-        pos.unplay();
-        if w == to_move {
-            winner = to_move;
-            break;
-        }
-    }
-    memo.insert((pos.geometry().num_cells(), pos.hash(), to_move), winner);
-    winner
-}
-
-/// A random position of `size` with `stones` stones (alternating colours,
-/// Black first), without a winner; and the side to move by stone count.
-fn random_position(rng: &mut Rng, size: usize, stones: usize) -> (Position, Color) {
-    loop {
-        let mut pos = Position::new(Arc::new(Geometry::new(size, size).unwrap()));
-        let mut color = Color::Black;
-        for _ in 0..stones {
-            let empty: Vec<Cell> = pos.empty_cells().iter().collect();
-            pos.play(color, empty[rng.below(empty.len())]);
-            color = color.opponent();
-        }
-        if pos.winner().is_none() {
-            return (pos, color);
-        }
-    }
 }
 
 fn check_against_brute(params: &SolverParams, seed: u64, count: usize) {
@@ -769,12 +724,8 @@ fn vulnerable_pruning_keeps_a_winning_move() {
 #[test]
 fn solver_finds_the_fenced_corner() {
     use ferrohex::solver::vc;
-    use ferrohex::textboard::{Letters, parse_game};
     let carrier = |text: &str, color: Color| {
-        let p = parse_game(text, Letters::Common)
-            .expect("diagram")
-            .position()
-            .clone();
+        let p = common::diagram(text);
         let g = p.geometry().clone();
         let bits = vc::Bits::new(&g).unwrap();
         let st = vc::stones(&p);
@@ -809,10 +760,7 @@ fn solver_finds_the_fenced_corner() {
             W . . . . . .
              . . . . . . .
               . . . . . . .";
-    let p = parse_game(bigger, Letters::Common)
-        .expect("diagram")
-        .position()
-        .clone();
+    let p = common::diagram(bigger);
     let filled = |decompose: bool| {
         use ferrohex::solver::oracle::{Fast, Oracle};
         let mut o = Fast::new(

@@ -171,3 +171,68 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// Plain minimax with a memo of positions already solved: the winner of
+/// `pos` with `to_move` to play. The memo is keyed by board size too (the
+/// stone hashes of different sizes collide).
+pub fn brute_memo(
+    pos: &mut ferrohex::board::Position,
+    to_move: ferrohex::board::Color,
+    memo: &mut std::collections::HashMap<
+        (usize, u64, ferrohex::board::Color),
+        ferrohex::board::Color,
+    >,
+) -> ferrohex::board::Color {
+    if let Some(w) = pos.winner() {
+        return w;
+    }
+    let key = (pos.geometry().num_cells(), pos.hash(), to_move);
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let cells: Vec<ferrohex::board::Cell> = pos.empty_cells().iter().collect();
+    let mut winner = to_move.opponent();
+    for c in cells {
+        pos.play(to_move, c);
+        let w = brute_memo(pos, to_move.opponent(), memo);
+        pos.unplay();
+        if w == to_move {
+            winner = to_move;
+            break;
+        }
+    }
+    memo.insert(key, winner);
+    winner
+}
+
+/// A random position of `size` with `stones` stones (alternating colours,
+/// Black first), without a winner; and the side to move by stone count.
+pub fn random_position(
+    rng: &mut Rng,
+    size: usize,
+    stones: usize,
+) -> (ferrohex::board::Position, ferrohex::board::Color) {
+    use ferrohex::board::{Color, Geometry, Position};
+    loop {
+        let mut pos = Position::new(std::sync::Arc::new(Geometry::new(size, size).unwrap()));
+        let mut color = Color::Black;
+        for _ in 0..stones {
+            let empty: Vec<ferrohex::board::Cell> = pos.empty_cells().iter().collect();
+            pos.play(color, empty[rng.below(empty.len())]);
+            color = color.opponent();
+        }
+        if pos.winner().is_none() {
+            return (pos, color);
+        }
+    }
+}
+
+/// A position from a diagram (`B` black, `W` white, `.` empty; rows top
+/// first, indentation free).
+pub fn diagram(text: &str) -> ferrohex::board::Position {
+    use ferrohex::textboard::{Letters, parse_game};
+    parse_game(text, Letters::Common)
+        .expect("diagram")
+        .position()
+        .clone()
+}
