@@ -13,21 +13,22 @@
 //! wins without" needs showing. K plays its winning strategy for the
 //! filled board and answers every opponent move inside `C` inside `C`, by
 //! the connection's strategy, so `A` and `B` end up joined. Take K's
-//! winning chain on the filled board. Every stretch of it inside `D`
-//! enters and leaves `D` at cells next to `A` or `B` (or at `A`, `B`
-//! themselves, or at K's edge when that edge is `A` or `B`), so the
-//! stretch can be replaced by the real join of `A` and `B`: K wins on the
-//! real board too. A move outside `C` only keeps the condition (an
+//! winning chain on the filled board. Every stretch of it through cells
+//! the flood does not reach (`D` and any K stones among them) enters and
+//! leaves them at cells next to `A` or `B` (or at `A`, `B` themselves,
+//! or at K's edge when that edge is `A` or `B`): the flood goes on from
+//! every other cell it reaches. So the stretch can be replaced by the
+//! real join of `A` and `B`, and K wins on the real board too. A move outside `C` only keeps the condition (an
 //! opponent stone blocks K's floods, so `D` can only grow; a K stone at
 //! most grows `A` or `B`), so what holds at a node holds at its children:
 //! the winning moves of the filled board win on the real one, as with the
 //! other fill-in.
 //!
-//! Benzene calls these "combinatorial decompositions" (Hayward et al.,
-//! "Solving 7x7 Hex"): typically two K groups both touching the same two
-//! opponent groups, which fence off the pocket between them. Benzene
-//! looks only at such pairs; the argument above needs no opponent groups,
-//! so every pair with a full connection is tried (the flood is cheap).
+//! Benzene calls these combinatorial decompositions: typically two K
+//! groups both touching the same two opponent groups, which fence off the
+//! pocket between them. Benzene looks only at such pairs; the argument
+//! above needs no opponent groups, so every pair with a full connection
+//! is tried (the flood is cheap).
 
 use std::collections::HashMap;
 
