@@ -279,16 +279,7 @@ impl Board<'_> {
                     if b < a || !self.empty().contains(a) || !self.empty().contains(b) {
                         continue;
                     }
-                    for color in Color::BOTH {
-                        if self.captures(color, a, b) {
-                            self.stones[color.index()].insert(a);
-                            self.stones[color.index()].insert(b);
-                            inf.captured[color.index()].insert(a);
-                            inf.captured[color.index()].insert(b);
-                            changed = true;
-                            break;
-                        }
-                    }
+                    changed |= self.fill_if_captured(a, b, None, inf);
                 }
             }
             if !changed {
@@ -345,18 +336,9 @@ impl Board<'_> {
                     if pair_cells.is_some_and(|p| !p.contains(a) && !p.contains(b)) {
                         continue;
                     }
-                    for color in Color::BOTH {
-                        if capturer.is_some_and(|k| k != color) {
-                            continue;
-                        }
-                        if self.captures(color, a, b) {
-                            for x in [a, b] {
-                                self.stones[color.index()].insert(x);
-                                inf.captured[color.index()].insert(x);
-                                newly.insert(x);
-                            }
-                            break;
-                        }
+                    if self.fill_if_captured(a, b, capturer, inf) {
+                        newly.insert(a);
+                        newly.insert(b);
                     }
                 }
             }
@@ -387,6 +369,28 @@ impl Board<'_> {
             }
         }
         near
+    }
+
+    /// Fills the empty pair `a`, `b` with the first colour (of `only`, or
+    /// of both) that captures it, recording the fill; whether it did.
+    fn fill_if_captured(
+        &mut self,
+        a: Cell,
+        b: Cell,
+        only: Option<Color>,
+        inf: &mut Inferior,
+    ) -> bool {
+        for color in Color::BOTH {
+            if only.is_some_and(|k| k != color) || !self.captures(color, a, b) {
+                continue;
+            }
+            for x in [a, b] {
+                self.stones[color.index()].insert(x);
+                inf.captured[color.index()].insert(x);
+            }
+            return true;
+        }
+        false
     }
 
     /// Fills the empty cell `c` if it is irrelevant to either player (see
