@@ -143,6 +143,16 @@ fn flood(
 /// captured cells it leads to, until none is left. Returns how many
 /// stones were played (for `undo`) and the cells filled with each colour.
 pub fn fill(k: &mut Knowledge) -> (usize, [CellSet; 2]) {
+    fill_steps(k, |_, _, _| {})
+}
+
+/// [`fill`], telling `step` each carrier as it is found: its colour, its
+/// cells and the position with it played (before the fill-in it leads
+/// to), for HexGui's overlay.
+pub fn fill_steps(
+    k: &mut Knowledge,
+    mut step: impl FnMut(Color, CellSet, &Position),
+) -> (usize, [CellSet; 2]) {
     let mut played = 0;
     let mut fills = [CellSet::EMPTY; 2];
     loop {
@@ -158,6 +168,7 @@ pub fn fill(k: &mut Knowledge) -> (usize, [CellSet; 2]) {
         for c in carrier.iter() {
             after.play(color, c);
         }
+        step(color, carrier, &after);
         let (_, more) = super::ice::fill_in(&after);
         for color in Color::BOTH {
             let cells = add[color.index()].union(&more[color.index()]);

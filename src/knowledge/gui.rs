@@ -32,27 +32,20 @@ pub fn gui_inferior(pos: &Position, color: Color) -> String {
             }
         }
     };
-    // The fill-in, then (as the search does) each carrier a decomposition
-    // captures (shown as captured) and the fill-in it leads to.
+    // The fill-in, then (as the search's root does) each carrier a
+    // decomposition captures (shown as captured) and the fill-in it leads
+    // to.
     let mut inf = analyze(pos, color);
     fills(&inf, &mut entries);
-    let mut board = super::fill_in(pos).0;
     if pos.winner().is_none() {
-        loop {
-            let k = Knowledge::new(&board);
-            let Some((col, carrier)) = Color::BOTH.into_iter().find_map(|col| {
-                super::decompose::captured_carrier(&board, k.vcs(col)).map(|c| (col, c))
-            }) else {
-                break;
-            };
+        let mut k = Knowledge::new(&super::fill_in(pos).0);
+        super::decompose::fill_steps(&mut k, |col, carrier, after| {
             for c in carrier.iter() {
                 entries.push((c, format!("fc{}", letter(col))));
-                board.play(col, c);
             }
-            inf = analyze(&board, color);
+            inf = analyze(after, color);
             fills(&inf, &mut entries);
-            board = super::fill_in(&board).0;
-        }
+        });
     }
     // The pruning of the last board, which the consider set comes from.
     let pruned = inf.pruned().difference(&inf.filled());
