@@ -22,6 +22,7 @@
 //! - [`gui`]: the `vc-build` answer and connection / mustplay listings;
 //! - [`verify`]: a brute-force checker of connections, for tests.
 
+pub mod circuit;
 pub mod decompose;
 pub mod gui;
 pub mod ice;

@@ -54,6 +54,7 @@
 //! baseline 30-0 at 300 ms.
 
 mod bench;
+pub mod connsearch;
 mod tt;
 mod vcsearch;
 mod worker;
@@ -177,6 +178,11 @@ pub struct SearchParams {
     /// connections at every node, resistance over them as the evaluation.
     /// 0: never. See [`DEFAULT_ENDGAME_EMPTY_PCT`].
     pub endgame_empty_pct: usize,
+    /// On boards of at most 128 cells, search with the connections at
+    /// every node from the first move ([`connsearch`]) instead of the
+    /// distance search and the endgame search
+    /// (`param_ferrohex connection_search 0|1`).
+    pub connection_search: bool,
 }
 
 impl Default for SearchParams {
@@ -191,6 +197,7 @@ impl Default for SearchParams {
             eval: EvalKind::default(),
             knowledge: true,
             endgame_empty_pct: DEFAULT_ENDGAME_EMPTY_PCT,
+            connection_search: true,
         }
     }
 }
@@ -264,6 +271,8 @@ struct VcOutcome {
 pub struct Searcher {
     params: SearchParams,
     tt: Tt,
+    /// The connection search's table (its scores are on another scale).
+    conn_tt: Tt,
     pool: Option<rayon::ThreadPool>,
     threads: usize,
     workers: Vec<Worker>,
@@ -286,6 +295,7 @@ impl Searcher {
         let mut s = Searcher {
             params: params.clone(),
             tt: Tt::new(params.tt_mb),
+            conn_tt: Tt::new(CONN_TT_MB),
             pool: None,
             threads: 1,
             workers: Vec::new(),
@@ -341,6 +351,7 @@ impl Searcher {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.conn_tt.clear();
         self.workers.clear();
     }
 
@@ -609,6 +620,18 @@ impl Searcher {
             moves.retain(|c| !excluded.contains(*c));
         }
         if root_kn
+            && params.connection_search
+            && params.level != Level::Medium
+            && connsearch::fits(pos)
+        {
+            if let Some(o) =
+                self.search_conn(pos, to_move, &moves, stop, start, budget, max_depth, report)
+            {
+                return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
+            }
+            return done(moves[0], 0, 0, 1, vec![moves[0]], moves.clone());
+        }
+        if root_kn
             && empties as usize * 100 <= params.endgame_empty_pct * pos.geometry().num_cells()
             && params.level != Level::Medium
             && let Some(know) = self.workers[0].know.take()
@@ -692,6 +715,94 @@ impl Searcher {
             // move.
             None => done(moves[0], 0, 0, nodes, vec![moves[0]], moves.clone()),
         }
+    }
+
+    /// The connection search ([`connsearch`]) over the root `moves`:
+    /// iterative deepening while half the budget is left, the last depth
+    /// cut off at the deadline and kept for the root moves it finished.
+    #[allow(clippy::too_many_arguments)]
+    fn search_conn(
+        &mut self,
+        pos: &Position,
+        me: Color,
+        moves: &[Cell],
+        stop: &AtomicBool,
+        start: Instant,
+        budget: Duration,
+        max_depth: u32,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Option<VcOutcome> {
+        let nthreads = self.threads.max(1);
+        let mut searchers: Vec<connsearch::ConnSearch> = (0..nthreads)
+            .filter_map(|_| connsearch::ConnSearch::new(pos))
+            .collect();
+        if searchers.is_empty() {
+            return None;
+        }
+        let allowed: CellSet = moves.iter().copied().collect();
+        let mut order: Vec<Cell> = match searchers[0].root(pos, me) {
+            Ok(consider) => consider
+                .into_iter()
+                .filter(|&c| allowed.contains(c))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        if order.is_empty() {
+            order = moves.to_vec();
+        }
+        let sh = connsearch::Shared {
+            tt: &self.conn_tt,
+            stop,
+            deadline: start + budget,
+            widths: &connsearch::DEFAULT_WIDTHS,
+        };
+        let mut best: Option<VcOutcome> = None;
+        for depth in 1..=max_depth {
+            let Some(it) = connsearch::iteration(
+                &mut searchers,
+                self.pool.as_ref(),
+                &sh,
+                pos,
+                me,
+                depth,
+                &order,
+            ) else {
+                break;
+            };
+            let nodes: u64 = searchers.iter().map(|s| s.nodes).sum();
+            let elapsed = start.elapsed();
+            log::info!(
+                "connection search: depth {depth}{} score {} nodes {nodes} time {:.3}s best {}",
+                if it.complete { "" } else { " (part)" },
+                it.score,
+                elapsed.as_secs_f64(),
+                pos.geometry().name(it.best),
+            );
+            report(&SearchReport {
+                depth,
+                score: it.score,
+                nodes,
+                elapsed,
+                pv: vec![it.best],
+            });
+            let decided = score_is_win(it.score) || score_is_loss(it.score);
+            order = it.order.clone();
+            best = Some(VcOutcome {
+                best: it.best,
+                score: it.score,
+                depth,
+                nodes,
+                pv: vec![it.best],
+                ranked: it.order,
+            });
+            if decided || !it.complete || start.elapsed() * 2 >= budget {
+                break;
+            }
+        }
+        if let Some(b) = best.as_mut() {
+            b.nodes = searchers.iter().map(|s| s.nodes).sum();
+        }
+        best
     }
 
     /// The endgame search ([`vcsearch`]) over the root `moves`, deepening
@@ -995,6 +1106,10 @@ pub const DEFAULT_ENDGAME_EMPTY_PCT: usize = 75;
 /// Moves searched per node below the root by the endgame search (Wolve's
 /// ply width).
 const VC_WIDTH: usize = 20;
+
+/// The connection search's table, in MiB: it sees thousands of nodes a
+/// second, so 16 MiB (a million entries) holds every node of a move.
+const CONN_TT_MB: usize = 16;
 
 /// The root's verdict from the knowledge.
 enum RootKnowledge {

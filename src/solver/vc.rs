@@ -727,6 +727,37 @@ impl Hsearch {
         best
     }
 
+    /// The last finished run's connection graph: its number of nodes
+    /// (node 0 is the colour's first edge, node 1 its second; then its
+    /// groups, then the empty cells); 0 when the run stopped early.
+    pub fn graph_nodes(&self) -> usize {
+        self.m
+    }
+
+    /// The cell index of node `k` when it is an empty cell.
+    #[inline]
+    pub fn node_cell(&self, k: usize) -> Option<usize> {
+        (self.cell_bit[k & (W - 1)] != 0).then(|| self.cell_of[k & (W - 1)] as usize)
+    }
+
+    /// Calls `f(a, b, common)` for every node pair `a < b` of the last
+    /// finished run with a full connection, `common` being the cells
+    /// every kept full carrier of the pair holds (where one stone cuts
+    /// all of them).
+    pub fn for_each_link(&self, mut f: impl FnMut(usize, usize, u128)) {
+        for a in 0..self.m {
+            let mut bs = self.adj[a] & ((u128::MAX << a) << 1);
+            while bs != 0 {
+                let b = bs.trailing_zeros() as usize;
+                bs &= bs - 1;
+                let p = ix(a, b);
+                let n = (self.nf[p] as usize).min(FMAX);
+                let common = self.fulls[p][..n].iter().fold(u128::MAX, |x, &c| x & c);
+                f(a, b, common);
+            }
+        }
+    }
+
     /// Whether the last run went to the end (it did not stop early or give
     /// up), so that [`Hsearch::export`] can save its connections.
     pub fn finished(&self) -> bool {

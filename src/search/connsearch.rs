@@ -1,0 +1,477 @@
+//! The connection search: alpha-beta with the Hex knowledge at every node,
+//! on the bitboard H-search and inferior-cell analysis the solver uses
+//! (boards of at most 128 cells).
+//!
+//! Each node:
+//! 1. fills in its dead and captured cells ([`ice::fill_in`]);
+//! 2. runs both colours' H-search, each seeded with the connections its
+//!    parent found ([`Hsearch::run_seeded`]), so a child combines only
+//!    what its new stones changed; a position the connections decide
+//!    (the mover's edge-to-edge semi or full, the opponent's full, the
+//!    opponent's semis with no common cell) is a win or a loss at once;
+//! 3. solves each colour's circuit over its connection graph
+//!    ([`Circuit`]): the leaf score is `SCALE * ln(R_opp / R_own)`, and
+//!    the current through each empty cell orders the moves;
+//! 4. searches its consider set (the mustplay's cells on a live chain of
+//!    either side, minus cells another move dominates), the best `width`
+//!    of them by energy, the transposition table's move first.
+//!
+//! Iterative deepening over the root moves; one searcher per thread, the
+//! root's moves after the first shared among them (the first with a full
+//! window, the others against the best so far with a null window first),
+//! and one lock-free transposition table. An iteration cut short by the
+//! deadline still counts for the root moves it finished, when the first
+//! of them (the last iteration's best) is among them.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use super::tt::{Bound, Tt, TtEntry};
+use super::worker::INF;
+use super::{WIN, score_is_win};
+use crate::board::{Cell, Color, Position, zobrist_key};
+use crate::knowledge::circuit::Circuit;
+use crate::solver::ice;
+use crate::solver::vc::{Bits, Closure, Goal, Hsearch, bit, cells, stones};
+
+/// The score's scale: `SCALE * ln(R_opp / R_own)`, clamped to
+/// `SCALE * CLAMP` (the two-distance and resistance evaluations' scale).
+const SCALE: f64 = 300.0;
+const CLAMP: f64 = 10.0;
+
+/// Scores at least this far from 0 are wins or losses (distance-adjusted
+/// in the table).
+const MATE_BOUND: i32 = WIN - 1000;
+
+/// The side-to-move term of a table key.
+const WHITE_TO_MOVE: u64 = 0x9d3a_5c1e_77f0_2b61;
+
+/// Moves searched per node below the root, by ply (the last for deeper
+/// plies).
+pub const DEFAULT_WIDTHS: [usize; 4] = [16, 12, 10, 8];
+
+/// One searcher: its own H-search tables, circuit buffers and the
+/// connections of each ply of its current line.
+pub struct ConnSearch {
+    bits: Bits,
+    hs: Hsearch,
+    circuit: Circuit,
+    /// Per ply: both colours' connections of the node there.
+    frames: Vec<[Closure; 2]>,
+    pub nodes: u64,
+    aborted: bool,
+}
+
+/// What the analysis of a node found.
+enum Node {
+    /// The connections decide the position: the winner.
+    Decided(Color),
+    /// The leaf score for the mover, and (when asked for) the moves to
+    /// search, best first.
+    Open(i32, Vec<Cell>),
+}
+
+/// What a search shares between its threads.
+pub struct Shared<'a> {
+    pub tt: &'a Tt,
+    pub stop: &'a AtomicBool,
+    pub deadline: Instant,
+    pub widths: &'a [usize],
+}
+
+impl Shared<'_> {
+    fn expired(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+}
+
+/// One finished (or partly finished) root iteration.
+pub struct Iteration {
+    pub best: Cell,
+    pub score: i32,
+    /// The root moves, best first, for the next iteration.
+    pub order: Vec<Cell>,
+    /// Whether every root move was searched.
+    pub complete: bool,
+}
+
+fn tt_key(hash: u64, me: Color) -> u64 {
+    if me == Color::White {
+        hash ^ WHITE_TO_MOVE
+    } else {
+        hash
+    }
+}
+
+fn to_tt(s: i32, ply: i32) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply
+    } else if s <= -MATE_BOUND {
+        s - ply
+    } else {
+        s
+    }
+}
+
+fn from_tt(s: i32, ply: i32) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply
+    } else if s <= -MATE_BOUND {
+        s + ply
+    } else {
+        s
+    }
+}
+
+/// Whether a board fits the bitboards.
+pub fn fits(pos: &Position) -> bool {
+    Bits::new(pos.geometry()).is_some()
+}
+
+impl ConnSearch {
+    /// `None` when the board has more than 128 cells.
+    pub fn new(pos: &Position) -> Option<ConnSearch> {
+        Some(ConnSearch {
+            bits: Bits::new(pos.geometry())?,
+            hs: Hsearch::new(),
+            circuit: Circuit::new(),
+            frames: Vec::new(),
+            nodes: 0,
+            aborted: false,
+        })
+    }
+
+    fn frame(&mut self, ply: usize) {
+        while self.frames.len() <= ply {
+            self.frames.push([Closure::default(), Closure::default()]);
+        }
+    }
+
+    /// Both colours' connections and circuits for `me` to move on `st`
+    /// (already filled in), at `ply` of the line; with `children`, the
+    /// moves to search and this node's connections kept for them.
+    fn analyse(&mut self, st: [u128; 2], hash: u64, me: Color, ply: usize, children: bool) -> Node {
+        self.frame(ply);
+        let (before, rest) = self.frames.split_at_mut(ply);
+        let parent = before.last();
+        let here = &mut rest[0];
+        let mut energy = [0.0f64; 128];
+        let mut resistance = [0.0f64; 2];
+        let opp = me.opponent();
+        let empty = self.bits.all & !st[0] & !st[1];
+        let mut must = empty;
+        for (color, goal) in [(me, Goal::Mover), (opp, Goal::Opponent)] {
+            let seed = parent.map(|p| &p[color.index()]);
+            let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
+            if info.full.is_some() {
+                return Node::Decided(color);
+            }
+            if color == me && info.semi.is_some() {
+                return Node::Decided(me);
+            }
+            if color == opp && info.semis > 0 {
+                must &= info.semi_cap;
+                if must == 0 {
+                    return Node::Decided(opp);
+                }
+            }
+            if !self.hs.finished() {
+                // Too many nodes for the tables: no knowledge here.
+                resistance[color.index()] = 1.0;
+                continue;
+            }
+            resistance[color.index()] = self.circuit.solve(&self.hs, &mut energy);
+            let slot = &mut here[color.index()];
+            if children {
+                self.hs.export(st, hash, color, slot);
+            } else {
+                slot.color = None;
+            }
+        }
+        let (r_me, r_opp) = (resistance[me.index()], resistance[opp.index()]);
+        let score = match (r_me.is_finite(), r_opp.is_finite()) {
+            (true, true) => (r_opp.max(1e-9) / r_me.max(1e-9)).ln().clamp(-CLAMP, CLAMP),
+            (true, false) => CLAMP,
+            (false, true) => -CLAMP,
+            (false, false) => 0.0,
+        };
+        let score = (score * SCALE).round() as i32;
+        if !children {
+            return Node::Open(score, Vec::new());
+        }
+        let live = (self.bits.live(st, me) | self.bits.live(st, opp)) & must;
+        let chosen = if live != 0 {
+            live
+        } else {
+            must & must.wrapping_neg()
+        };
+        let dominated = ice::dominated(&self.bits, st, me, chosen);
+        let kept = chosen & !dominated;
+        let chosen = if kept != 0 { kept } else { chosen };
+        let mut moves: Vec<Cell> = cells(chosen).collect();
+        moves.sort_by(|a, b| {
+            energy[b.index()]
+                .total_cmp(&energy[a.index()])
+                .then(a.index().cmp(&b.index()))
+        });
+        Node::Open(score, moves)
+    }
+
+    /// Plays the fill-in on `st`, updating `hash`.
+    fn fill(&self, st: &mut [u128; 2], hash: &mut u64, me: Color) {
+        let f = ice::fill_in(&self.bits, st, me.opponent());
+        for color in Color::BOTH {
+            for c in cells(f.stones[color.index()]) {
+                *hash ^= zobrist_key(color, c);
+            }
+        }
+    }
+
+    /// Negamax with alpha-beta for `me` to move on `st` (not yet filled
+    /// in).
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        sh: &Shared,
+        mut st: [u128; 2],
+        mut hash: u64,
+        me: Color,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.aborted || sh.expired() {
+            self.aborted = true;
+            return 0;
+        }
+        self.fill(&mut st, &mut hash, me);
+        let key = tt_key(hash, me);
+        let p = ply as i32;
+        let mut tt_move = None;
+        if let Some(e) = sh.tt.probe(key) {
+            tt_move = e.mv;
+            if e.depth >= depth {
+                let s = from_tt(e.score, p);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let (score, mut moves) = match self.analyse(st, hash, me, ply, depth > 0) {
+            Node::Decided(w) => {
+                let s = if w == me { WIN - p } else { -(WIN - p) };
+                sh.tt.store(
+                    key,
+                    TtEntry {
+                        mv: None,
+                        score: to_tt(s, p),
+                        depth: u32::MAX >> 8,
+                        bound: Bound::Exact,
+                        generation: 0,
+                    },
+                );
+                return s;
+            }
+            Node::Open(s, m) => (s, m),
+        };
+        if depth == 0 || moves.is_empty() {
+            return score;
+        }
+        let width = sh.widths[(ply - 1).min(sh.widths.len() - 1)];
+        if let Some(t) = tt_move
+            && let Some(i) = moves.iter().position(|&c| c == t)
+        {
+            moves[..=i].rotate_right(1);
+        }
+        moves.truncate(width.max(1));
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let opp = me.opponent();
+        for c in moves {
+            let mut child = st;
+            child[me.index()] |= bit(c.index());
+            let s = -self.negamax(
+                sh,
+                child,
+                hash ^ zobrist_key(me, c),
+                opp,
+                depth - 1,
+                ply + 1,
+                -beta,
+                -alpha,
+            );
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = Some(c);
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        sh.tt.store(
+            key,
+            TtEntry {
+                mv: best_move,
+                score: to_tt(best, p),
+                depth,
+                bound,
+                generation: 0,
+            },
+        );
+        best
+    }
+
+    /// Prepares the root (`pos`, `me` to move): its connections for the
+    /// root moves' runs to start from. Returns the consider set ordered by
+    /// energy, or the winner when the connections decide the root.
+    pub fn root(&mut self, pos: &Position, me: Color) -> Result<Vec<Cell>, Color> {
+        let mut st = stones(pos);
+        let mut hash = pos.hash();
+        self.fill(&mut st, &mut hash, me);
+        match self.analyse(st, hash, me, 0, true) {
+            Node::Decided(w) => Err(w),
+            Node::Open(_, moves) => Ok(moves),
+        }
+    }
+
+    /// The score of root move `c` searched to `depth` against the window.
+    #[allow(clippy::too_many_arguments)]
+    fn root_child(
+        &mut self,
+        sh: &Shared,
+        pos: &Position,
+        me: Color,
+        c: Cell,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut st = stones(pos);
+        let mut hash = pos.hash();
+        self.fill(&mut st, &mut hash, me);
+        if st[0] & bit(c.index()) != 0 || st[1] & bit(c.index()) != 0 {
+            // Filled in at the root: as good as any move (dead) or an own
+            // stone there already (captured); searched as a pass would be
+            // is not possible, so score it as the root's leaf.
+            return -INF + 1;
+        }
+        st[me.index()] |= bit(c.index());
+        -self.negamax(
+            sh,
+            st,
+            hash ^ zobrist_key(me, c),
+            me.opponent(),
+            depth - 1,
+            1,
+            -beta,
+            -alpha,
+        )
+    }
+}
+
+/// One iteration at `depth` over the root `moves` (in order) with one
+/// searcher per thread (`searchers[0]` also searches the first move).
+/// `None` when the deadline or the stop came before the first move was
+/// done.
+pub fn iteration(
+    searchers: &mut [ConnSearch],
+    pool: Option<&rayon::ThreadPool>,
+    sh: &Shared,
+    pos: &Position,
+    me: Color,
+    depth: u32,
+    moves: &[Cell],
+) -> Option<Iteration> {
+    for s in searchers.iter_mut() {
+        s.aborted = false;
+        s.root(pos, me).ok();
+    }
+    let first = searchers[0].root_child(sh, pos, me, moves[0], depth, -INF, INF);
+    if searchers[0].aborted {
+        return None;
+    }
+    let scores: Vec<AtomicI32> = moves.iter().map(|_| AtomicI32::new(-INF)).collect();
+    let done: Vec<AtomicBool> = moves.iter().map(|_| AtomicBool::new(false)).collect();
+    scores[0].store(first, Ordering::Relaxed);
+    done[0].store(true, Ordering::Relaxed);
+    let alpha = AtomicI32::new(first);
+    let best = Mutex::new((first, 0usize));
+    let next = AtomicUsize::new(1);
+    let work = |s: &mut ConnSearch| {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= moves.len() || s.aborted {
+                break;
+            }
+            let a = alpha.load(Ordering::Relaxed);
+            if score_is_win(a) {
+                break;
+            }
+            let mut v = s.root_child(sh, pos, me, moves[i], depth, a, a + 1);
+            if v > a && !s.aborted {
+                let a2 = alpha.load(Ordering::Relaxed);
+                if v > a2 {
+                    v = s.root_child(sh, pos, me, moves[i], depth, a2, INF);
+                }
+            }
+            if s.aborted {
+                break;
+            }
+            scores[i].store(v, Ordering::Relaxed);
+            done[i].store(true, Ordering::Relaxed);
+            if v > alpha.load(Ordering::Relaxed) {
+                let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
+                if v > b.0 || (v == b.0 && i < b.1) {
+                    *b = (v, i);
+                }
+                alpha.fetch_max(v, Ordering::Relaxed);
+            }
+        }
+    };
+    match pool {
+        Some(pool) if moves.len() > 1 && searchers.len() > 1 => {
+            let work = &work;
+            pool.scope(|scope| {
+                for s in searchers.iter_mut() {
+                    scope.spawn(move |_| work(s));
+                }
+            });
+        }
+        _ => work(&mut searchers[0]),
+    }
+    let complete = done.iter().all(|d| d.load(Ordering::Relaxed));
+    let (score, idx) = *best.lock().unwrap_or_else(|e| e.into_inner());
+    let scores: Vec<i32> = scores.iter().map(|s| s.load(Ordering::Relaxed)).collect();
+    let order = super::best_first(&scores, idx)
+        .into_iter()
+        .map(|i| moves[i])
+        .collect();
+    Some(Iteration {
+        best: moves[idx],
+        score,
+        order,
+        complete,
+    })
+}
