@@ -1,10 +1,8 @@
 //! Resistance over a colour's connection graph as the bitboard H-search
 //! ([`crate::solver::vc::Hsearch`]) left it: one resistor across every
 //! node pair with a full connection, the colour's two edges as the
-//! circuit's terminals. Conductance follows [`super::resistance`]: 1
-//! between two empty cells, 2 when a group or an edge is involved,
-//! divided by 1 + the number of cells all of the pair's full carriers
-//! share (a link one stone can cut conducts less).
+//! circuit's terminals. Conductance: 1 between two empty cells, 2 between
+//! a group (or an edge) and an empty cell, none between two groups.
 //!
 //! The second edge is grounded and unit current enters at the first, so
 //! the first edge's voltage is the resistance; the reduced Laplacian is
@@ -21,6 +19,8 @@ pub struct Circuit {
     adj: [u128; 128],
     index: [u8; 128],
     lap: Vec<f64>,
+    /// Per unknown: the first column of its row in the factor's envelope.
+    first: Vec<usize>,
     rhs: Vec<f64>,
 }
 
@@ -32,13 +32,29 @@ impl Default for Circuit {
 
 const NONE: u8 = u8::MAX;
 
+/// Conductance of a full connection between two empty cells.
+const EMPTY_TO_EMPTY: f64 = 1.0;
+/// Conductance of a full connection between a group (or an edge) and an
+/// empty cell. Two groups conduct only through empty cells: a full
+/// connection between them adds no resistor (the values Benzene's
+/// resistance uses).
+const STONE_TO_EMPTY: f64 = 2.0;
+
 impl Circuit {
+    /// The nodes of `hs`'s last run (of `m`) that are empty cells.
+    fn cell_nodes(&self, hs: &Hsearch, m: usize) -> u128 {
+        (0..m)
+            .filter(|&x| hs.node_cell(x).is_some())
+            .fold(0, |acc, x| acc | bit(x))
+    }
+
     pub fn new() -> Circuit {
         Circuit {
             links: Vec::with_capacity(4096),
             adj: [0; 128],
             index: [NONE; 128],
             lap: Vec::new(),
+            first: Vec::new(),
             rhs: Vec::new(),
         }
     }
@@ -55,13 +71,12 @@ impl Circuit {
         self.adj[..m].fill(0);
         let links = &mut self.links;
         let adj = &mut self.adj;
-        hs.for_each_link(|a, b, common| {
-            let base = if hs.node_cell(a).is_some() && hs.node_cell(b).is_some() {
-                1.0
-            } else {
-                2.0
+        hs.for_each_link(|a, b, _| {
+            let g = match (hs.node_cell(a).is_some(), hs.node_cell(b).is_some()) {
+                (true, true) => EMPTY_TO_EMPTY,
+                (false, false) => return,
+                _ => STONE_TO_EMPTY,
             };
-            let g = base / (1.0 + common.count_ones() as f64);
             links.push((a as u8, b as u8, g));
             adj[a] |= bit(b);
             adj[b] |= bit(a);
@@ -88,18 +103,32 @@ impl Circuit {
             return f64::INFINITY;
         }
         let kept = from_src & flood(sink) & !bit(sink);
+        // Unknowns in an order that keeps the factor sparse: the empty
+        // cells by cell index (their links span a few rows), then the
+        // groups and the source edge, which link to cells all over the
+        // board and would fill the whole factor if they came first.
         self.index[..m].fill(NONE);
+        let cells_first = kept & self.cell_nodes(hs, m);
         let mut u = 0usize;
-        let mut k = kept;
-        while k != 0 {
-            let x = k.trailing_zeros() as usize;
-            k &= k - 1;
-            self.index[x] = u as u8;
-            u += 1;
+        for set in [
+            cells_first,
+            kept & !cells_first & !bit(src),
+            kept & bit(src),
+        ] {
+            let mut k = set;
+            while k != 0 {
+                let x = k.trailing_zeros() as usize;
+                k &= k - 1;
+                self.index[x] = u as u8;
+                u += 1;
+            }
         }
         self.lap.clear();
         self.lap.resize(u * u, 0.0);
+        self.first.clear();
+        self.first.extend(0..u);
         let lap = &mut self.lap;
+        let first = &mut self.first;
         let index = &self.index;
         for &(a, b, g) in self.links.iter() {
             let (ia, ib) = (index[a as usize], index[b as usize]);
@@ -117,13 +146,15 @@ impl Circuit {
             if ia != NONE as usize && ib != NONE as usize {
                 lap[ia * u + ib] -= g;
                 lap[ib * u + ia] -= g;
+                let (lo, hi) = (ia.min(ib), ia.max(ib));
+                first[hi] = first[hi].min(lo);
             }
         }
         self.rhs.clear();
         self.rhs.resize(u, 0.0);
         let s = index[src] as usize;
         self.rhs[s] = 1.0;
-        if !cholesky_solve(&mut self.lap, u, &mut self.rhs) {
+        if !cholesky_solve(&mut self.lap, &self.first, u, &mut self.rhs) {
             return f64::INFINITY;
         }
         let v = &self.rhs;
@@ -148,35 +179,37 @@ impl Circuit {
 }
 
 /// Solves `a x = b` in place for a symmetric positive definite `a`
-/// (row-major, `m` x `m`, overwritten by its lower factor); false when it
-/// is not positive definite.
-fn cholesky_solve(a: &mut [f64], m: usize, b: &mut [f64]) -> bool {
-    for j in 0..m {
-        let (head, tail) = a.split_at_mut(j * m + m);
-        let row_j = &mut head[j * m..j * m + m];
-        let d = row_j[j] - dot(&row_j[..j], &row_j[..j]);
+/// (row-major, `m` x `m`, overwritten by its lower factor) whose row `i`
+/// has no entry left of column `first[i]`: the factor keeps that envelope,
+/// so only it is computed. False when `a` is not positive definite.
+fn cholesky_solve(a: &mut [f64], first: &[usize], m: usize, b: &mut [f64]) -> bool {
+    for i in 0..m {
+        let fi = first[i];
+        let (done, rest) = a.split_at_mut(i * m);
+        let row_i = &mut rest[..m];
+        for j in fi..i {
+            let row_j = &done[j * m..j * m + m];
+            let lo = fi.max(first[j]);
+            let s = row_i[j] - dot(&row_i[lo..j], &row_j[lo..j]);
+            row_i[j] = s / row_j[j];
+        }
+        let d = row_i[i] - dot(&row_i[fi..i], &row_i[fi..i]);
         if d <= 1e-12 {
             return false;
         }
-        let d = d.sqrt();
-        row_j[j] = d;
-        let inv = 1.0 / d;
-        for i in j + 1..m {
-            let row_i = &mut tail[(i - j - 1) * m..(i - j - 1) * m + m];
-            let s = row_i[j] - dot(&row_i[..j], &row_j[..j]);
-            row_i[j] = s * inv;
-        }
+        row_i[i] = d.sqrt();
     }
     for i in 0..m {
-        let s = b[i] - dot(&a[i * m..i * m + i], &b[..i]);
+        let fi = first[i];
+        let s = b[i] - dot(&a[i * m + fi..i * m + i], &b[fi..i]);
         b[i] = s / a[i * m + i];
     }
     for i in (0..m).rev() {
-        let mut s = b[i];
-        for k in i + 1..m {
-            s -= a[k * m + i] * b[k];
+        b[i] /= a[i * m + i];
+        let bi = b[i];
+        for k in first[i]..i {
+            b[k] -= a[i * m + k] * bi;
         }
-        b[i] = s / a[i * m + i];
     }
     true
 }

@@ -475,3 +475,92 @@ pub fn iteration(
         complete,
     })
 }
+
+impl ConnSearch {
+    /// The leaf score of `pos` for `me` to move (after the fill-in), or
+    /// the winner when the connections decide it.
+    pub fn evaluate(&mut self, pos: &Position, me: Color) -> Result<i32, Color> {
+        let mut st = stones(pos);
+        let mut hash = pos.hash();
+        self.fill(&mut st, &mut hash, me);
+        match self.analyse(st, hash, me, 0, false) {
+            Node::Decided(w) => Err(w),
+            Node::Open(s, _) => Ok(s),
+        }
+    }
+}
+
+/// A fixed-depth search of `pos` for `me` with one thread and a fresh
+/// 16 MiB table, over the root's consider set: the best move, its score
+/// and the nodes searched. `None` when the connections decide the root or
+/// the board does not fit.
+pub fn fixed_depth(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, u64)> {
+    let mut s = vec![ConnSearch::new(pos)?];
+    let moves = s[0].root(pos, me).ok()?;
+    if moves.is_empty() {
+        return None;
+    }
+    let tt = Tt::new(16);
+    let stop = AtomicBool::new(false);
+    let sh = Shared {
+        tt: &tt,
+        stop: &stop,
+        deadline: Instant::now() + std::time::Duration::from_secs(24 * 3600),
+        widths: &DEFAULT_WIDTHS,
+    };
+    let mut order = moves;
+    let mut out = None;
+    for d in 1..=depth {
+        let it = iteration(&mut s, None, &sh, pos, me, d, &order)?;
+        order = it.order;
+        out = Some((it.best, it.score));
+    }
+    out.map(|(c, v)| (c, v, s[0].nodes))
+}
+
+/// The principal variation from the root of `pos` (`me` to move) through
+/// `first`: the table's best moves, at most `len` of them (fill-in stones
+/// are not part of it).
+pub fn principal_variation(
+    pos: &Position,
+    me: Color,
+    first: Cell,
+    tt: &Tt,
+    len: usize,
+) -> Vec<Cell> {
+    let Some(bits) = Bits::new(pos.geometry()) else {
+        return vec![first];
+    };
+    let fill = |st: &mut [u128; 2], hash: &mut u64, to_move: Color| {
+        let f = ice::fill_in(&bits, st, to_move.opponent());
+        for c in Color::BOTH {
+            for x in cells(f.stones[c.index()]) {
+                *hash ^= zobrist_key(c, x);
+            }
+        }
+    };
+    let mut st = stones(pos);
+    let mut hash = pos.hash();
+    let mut color = me;
+    fill(&mut st, &mut hash, color);
+    let mut line = Vec::new();
+    let mut mv = first;
+    loop {
+        if (st[0] | st[1]) & bit(mv.index()) != 0 {
+            break;
+        }
+        st[color.index()] |= bit(mv.index());
+        hash ^= zobrist_key(color, mv);
+        line.push(mv);
+        if line.len() >= len.max(1) {
+            break;
+        }
+        color = color.opponent();
+        fill(&mut st, &mut hash, color);
+        match tt.probe(tt_key(hash, color)).and_then(|e| e.mv) {
+            Some(next) => mv = next,
+            None => break,
+        }
+    }
+    line
+}

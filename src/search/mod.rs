@@ -718,8 +718,8 @@ impl Searcher {
     }
 
     /// The connection search ([`connsearch`]) over the root `moves`:
-    /// iterative deepening while half the budget is left, the last depth
-    /// cut off at the deadline and kept for the root moves it finished.
+    /// iterative deepening to the deadline, the last depth cut off there
+    /// and kept for the root moves it finished.
     #[allow(clippy::too_many_arguments)]
     fn search_conn(
         &mut self,
@@ -771,20 +771,26 @@ impl Searcher {
             };
             let nodes: u64 = searchers.iter().map(|s| s.nodes).sum();
             let elapsed = start.elapsed();
+            let pv =
+                connsearch::principal_variation(pos, me, it.best, &self.conn_tt, depth as usize);
             log::info!(
-                "connection search: depth {depth}{} score {} nodes {nodes} time {:.3}s best {}",
+                "connection search: depth {depth}{} score {} nodes {nodes} time {:.3}s pv {}",
                 if it.complete { "" } else { " (part)" },
                 it.score,
                 elapsed.as_secs_f64(),
-                pos.geometry().name(it.best),
+                line_names(pos, &pv),
             );
             report(&SearchReport {
                 depth,
                 score: it.score,
                 nodes,
                 elapsed,
-                pv: vec![it.best],
+                pv: pv.clone(),
             });
+            log::debug!(
+                "connection search: depth {depth} root order {}",
+                line_names(pos, &it.order[..it.order.len().min(12)])
+            );
             let decided = score_is_win(it.score) || score_is_loss(it.score);
             order = it.order.clone();
             best = Some(VcOutcome {
@@ -792,10 +798,12 @@ impl Searcher {
                 score: it.score,
                 depth,
                 nodes,
-                pv: vec![it.best],
+                pv,
                 ranked: it.order,
             });
-            if decided || !it.complete || start.elapsed() * 2 >= budget {
+            // Deepening goes on to the deadline: an iteration cut off there
+            // still counts for the root moves it finished.
+            if decided || !it.complete || start.elapsed() >= budget {
                 break;
             }
         }
