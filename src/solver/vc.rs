@@ -30,6 +30,10 @@ pub struct Bits {
     pub all: u128,
     nbr: Vec<u128>,
     edge: [u128; 4],
+    /// The edge templates H-search does not find by itself
+    /// ([`crate::knowledge::templates`]) placed on this board: anchor
+    /// cell, edge, carrier.
+    templates: Vec<(u8, Edge, u128)>,
 }
 
 #[inline]
@@ -57,7 +61,22 @@ impl Bits {
             }
         }
         let all = if n == 128 { u128::MAX } else { bit(n) - 1 };
-        Some(Bits { n, all, nbr, edge })
+        let mut templates = Vec::new();
+        for e in Edge::ALL {
+            for p in crate::knowledge::templates::PATTERNS {
+                for (anchor, carrier) in crate::knowledge::templates::placements(g, e, p) {
+                    let c = carrier.iter().fold(0u128, |acc, x| acc | bit(x.index()));
+                    templates.push((anchor.index() as u8, e, c));
+                }
+            }
+        }
+        Some(Bits {
+            n,
+            all,
+            nbr,
+            edge,
+            templates,
+        })
     }
 
     #[inline]
@@ -508,6 +527,27 @@ impl Hsearch {
                 if b > a && b != usize::from(u8::MAX) {
                     self.add_full(a, b, 0);
                 }
+            }
+        }
+        // Edge templates whose carrier the opponent has not entered.
+        for &(anchor, e, carrier) in &bits.templates {
+            let end = if e == e1 {
+                E1
+            } else if e == e2 {
+                E2
+            } else {
+                continue;
+            };
+            if (bit(anchor as usize) | carrier) & opp != 0 {
+                continue;
+            }
+            let a = node_of[anchor as usize & (MAX_BITS - 1)] as usize;
+            if a == usize::from(u8::MAX) || a == end {
+                continue;
+            }
+            self.add_full(a, end, carrier & !own);
+            if self.stopped {
+                break;
             }
         }
         // Two edges touching one empty cell directly (a 1-row board) are
