@@ -187,9 +187,10 @@ impl SolverSlot {
         self.busy = Some(handle);
     }
 
-    fn set_params(&mut self, params: SolverParams) {
-        self.get().set_params(&params);
+    fn try_set_params(&mut self, params: SolverParams) -> Result<(), String> {
+        self.get().try_set_params(&params)?;
         self.params = params;
+        Ok(())
     }
 }
 
@@ -199,6 +200,11 @@ impl SolverSlot {
 /// endgames with 63-101 empty cells, 10 s a move) 64 passed 15 tests and
 /// 121 passed 20: the gains were positions with about 86 empty cells.
 const DEFAULT_SOLVER_EMPTY: usize = 100;
+
+/// The largest table a `tt_mb` parameter may ask for, in MiB; a size
+/// beyond what the process may still take is refused as well
+/// ([`crate::memory::check_table`]).
+pub const MAX_TABLE_MIB: usize = 65536;
 
 pub struct Engine {
     game: Game,
@@ -754,11 +760,16 @@ impl Engine {
                     .ok()
                     .filter(|s: &f64| s.is_finite() && (0.0..=1.0e6).contains(s))
                     .ok_or_else(|| {
-                        format!("invalid max_time: {value} (seconds, 0 for no limit)")
+                        format!("invalid max_time: {value} (seconds, 0 to 1000000, 0 for no limit)")
                     })?;
                 p.max_time = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
             }
-            "tt_mb" => p.tt_mb = parse_number(name, value, 1, 65536)?,
+            "tt_mb" => {
+                p.tt_mb = parse_number(name, value, 1, MAX_TABLE_MIB)?;
+                // The verifier's table comes with it.
+                let both = p.tt_mb + verifier_params(&p).tt_mb;
+                crate::memory::check_table(both, "solver's tables")?;
+            }
             "use_guifx" => p.use_guifx = parse_bool(value)?,
             "use_knowledge" => p.use_knowledge = parse_bool(value)?,
             "use_vc" => p.use_vc = parse_bool(value)?,
@@ -776,8 +787,17 @@ impl Engine {
                 ));
             }
         }
-        self.verifier.set_params(&verifier_params(&p));
-        self.solver.set_params(p);
+        // The new tables are allocated before either is replaced, so a
+        // size that cannot be had leaves both as they were.
+        let vp = verifier_params(&p);
+        if vp.tt_mb != self.verifier.params().tt_mb {
+            let fresh = Solver::try_new(&vp)?;
+            self.solver.try_set_params(p)?;
+            self.verifier = fresh;
+        } else {
+            self.solver.try_set_params(p)?;
+            self.verifier.set_params(&vp);
+        }
         Ok(String::new())
     }
 
@@ -961,7 +981,9 @@ impl Engine {
                     .parse()
                     .ok()
                     .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 1.0e6)
-                    .ok_or_else(|| format!("invalid max_time: {value} (seconds, above 0)"))?;
+                    .ok_or_else(|| {
+                        format!("invalid max_time: {value} (seconds, above 0 and at most 1000000)")
+                    })?;
                 self.max_time = Duration::from_secs_f64(secs);
                 return Ok(String::new());
             }
@@ -970,7 +992,10 @@ impl Engine {
                 p.max_depth = (d > 0).then_some(d as u32);
             }
             "threads" => p.threads = parse_number(name, value, 0, 1024)?,
-            "tt_mb" => p.tt_mb = parse_number(name, value, 1, 65536)?,
+            "tt_mb" => {
+                p.tt_mb = parse_number(name, value, 1, MAX_TABLE_MIB)?;
+                crate::memory::check_table(p.tt_mb, "transposition table")?;
+            }
             "width" => p.width = parse_number(name, value, 0, crate::board::MAX_CELLS)?,
             "eval" => p.eval = value.parse()?,
             "use_guifx" => {
@@ -988,7 +1013,7 @@ impl Engine {
                 ));
             }
         }
-        self.searcher.set_params(&p);
+        self.searcher.try_set_params(&p)?;
         self.params = p;
         Ok(String::new())
     }

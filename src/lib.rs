@@ -8,6 +8,7 @@ pub mod eval;
 pub mod game;
 pub mod htp;
 pub mod knowledge;
+pub mod memory;
 pub mod search;
 pub mod sgf;
 pub mod solver;

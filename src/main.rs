@@ -82,6 +82,10 @@ fn main() -> ExitCode {
         None => {}
     }
 
+    if let Err(e) = ferrohex::memory::check_table(cli.tt_mb as usize, "transposition table") {
+        eprintln!("ferrohex: --tt-mb {}: {e}", cli.tt_mb);
+        return ExitCode::from(2);
+    }
     let params = SearchParams {
         threads: cli.threads,
         tt_mb: cli.tt_mb as usize,

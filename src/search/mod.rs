@@ -331,6 +331,18 @@ impl Searcher {
     }
 
     /// Applies new settings, resizing the table or thread pool if needed.
+    /// [`Searcher::set_params`], with a table of a new size allocated
+    /// first: when that memory cannot be had, a message, and nothing
+    /// changes.
+    pub fn try_set_params(&mut self, params: &SearchParams) -> Result<(), String> {
+        if params.tt_mb != self.params.tt_mb {
+            self.tt = Tt::try_new(params.tt_mb)?;
+            self.params.tt_mb = params.tt_mb;
+        }
+        self.set_params(params);
+        Ok(())
+    }
+
     pub fn set_params(&mut self, params: &SearchParams) {
         let old = std::mem::replace(&mut self.params, params.clone());
         if old.tt_mb != params.tt_mb {

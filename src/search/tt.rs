@@ -75,21 +75,33 @@ impl Tt {
     /// A table of at most `mb` MiB (a power-of-two number of entries; at
     /// least 1024 entries even when `mb` is 0).
     pub fn new(mb: usize) -> Tt {
+        match Tt::try_new(mb) {
+            Ok(t) => t,
+            // The built-in sizes are small; a user's size goes through
+            // `try_new` first.
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`Tt::new`], or a message when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<Tt, String> {
         let want = (mb.saturating_mul(1 << 20) / ENTRY_BYTES).max(MIN_ENTRIES);
         let entries = if want.is_power_of_two() {
             want
         } else {
             want.next_power_of_two() / 2
         };
-        let slots = (0..entries)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect::<Vec<_>>()
-            .into_boxed_slice();
-        Tt {
+        let slots = crate::memory::try_vec(
+            entries,
+            || [AtomicU64::new(0), AtomicU64::new(0)],
+            "transposition table",
+        )?
+        .into_boxed_slice();
+        Ok(Tt {
             slots,
             mask: entries - 1,
             generation: 0,
-        }
+        })
     }
 
     #[cfg(test)]

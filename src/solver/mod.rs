@@ -320,6 +320,17 @@ pub struct BestMove {
 }
 
 impl Solver {
+    /// [`Solver::new`], or a message when its table cannot be had.
+    pub fn try_new(params: &SolverParams) -> Result<Solver, String> {
+        Ok(Solver {
+            params: params.clone(),
+            table: Table::try_new(params.tt_mb)?,
+            size: None,
+            stats: SolverStats::default(),
+            slice_end: None,
+        })
+    }
+
     pub fn new(params: &SolverParams) -> Solver {
         Solver {
             params: params.clone(),
@@ -332,6 +343,17 @@ impl Solver {
 
     pub fn params(&self) -> &SolverParams {
         &self.params
+    }
+
+    /// New parameters, with a table of the new size allocated first: when
+    /// that memory cannot be had, a message, and nothing changes.
+    pub fn try_set_params(&mut self, params: &SolverParams) -> Result<(), String> {
+        if params.tt_mb != self.params.tt_mb {
+            self.table = Table::try_new(params.tt_mb)?;
+            self.size = None;
+        }
+        self.params = params.clone();
+        Ok(())
     }
 
     /// New parameters; the table is rebuilt (emptied) only if its size

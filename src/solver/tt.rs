@@ -72,7 +72,17 @@ pub struct Table {
 impl Table {
     /// A table of about `mb` mebibytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
-        let bytes = mb.max(1) << 20;
+        match Table::try_new(mb) {
+            Ok(t) => t,
+            // The built-in sizes are small; a user's size goes through
+            // `try_new` first.
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`Table::new`], or a message when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<Table, String> {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
         let want = (bytes / std::mem::size_of::<Entry>()).max(BUCKET);
         // A power of two number of buckets.
         let buckets = (want / BUCKET).next_power_of_two();
@@ -81,11 +91,11 @@ impl Table {
         } else {
             buckets
         };
-        Table {
-            entries: vec![Entry::default(); buckets * BUCKET],
+        Ok(Table {
+            entries: crate::memory::try_vec(buckets * BUCKET, Entry::default, "solver's table")?,
             mask: buckets - 1,
             used: 0,
-        }
+        })
     }
 
     pub fn capacity(&self) -> usize {
