@@ -263,9 +263,12 @@ fn random_endgame08() -> Position {
         .clone()
 }
 
+/// The distance search with the endgame search from `endgame_empty_pct`
+/// (the connection search off).
 fn endgame_params(depth: u32, endgame_empty_pct: usize) -> SearchParams {
     SearchParams {
         endgame_empty_pct,
+        connection_search: false,
         ..params(depth, true)
     }
 }
@@ -284,6 +287,9 @@ fn the_endgame_search_finds_the_only_winning_move() {
     // 87 of 121 cells are empty: above 71% the plain search runs.
     let above = search(&p, Color::Black, &endgame_params(3, 71));
     assert_eq!(above.decision, plain.decision);
+    // The connection search, on by default, finds it at the same depth.
+    let conn = search(&p, Color::Black, &params(3, true));
+    assert_eq!(moved(&p, &conn), "h7");
 }
 
 #[test]
