@@ -64,12 +64,34 @@ pub struct ConnSearch {
 }
 
 /// What the analysis of a node found.
-enum Node {
+enum Analysis {
     /// The connections decide the position: the winner.
     Decided(Color),
     /// The leaf score for the mover, and (when asked for) the moves to
     /// search, best first.
     Open(i32, Vec<Cell>),
+}
+
+/// A position on the search's line: the stones (Black, White), their
+/// hash and the side to move.
+#[derive(Clone, Copy)]
+struct Board {
+    st: [u128; 2],
+    hash: u64,
+    me: Color,
+}
+
+impl Board {
+    /// The position after `me` plays `c`.
+    fn child(self, c: Cell) -> Board {
+        let mut st = self.st;
+        st[self.me.index()] |= bit(c.index());
+        Board {
+            st,
+            hash: self.hash ^ zobrist_key(self.me, c),
+            me: self.me.opponent(),
+        }
+    }
 }
 
 /// What a search shares between its threads.
@@ -151,7 +173,14 @@ impl ConnSearch {
     /// Both colours' connections and circuits for `me` to move on `st`
     /// (already filled in), at `ply` of the line; with `children`, the
     /// moves to search and this node's connections kept for them.
-    fn analyse(&mut self, st: [u128; 2], hash: u64, me: Color, ply: usize, children: bool) -> Node {
+    fn analyse(
+        &mut self,
+        st: [u128; 2],
+        hash: u64,
+        me: Color,
+        ply: usize,
+        children: bool,
+    ) -> Analysis {
         self.frame(ply);
         let (before, rest) = self.frames.split_at_mut(ply);
         let parent = before.last();
@@ -165,15 +194,15 @@ impl ConnSearch {
             let seed = parent.map(|p| &p[color.index()]);
             let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
             if info.full.is_some() {
-                return Node::Decided(color);
+                return Analysis::Decided(color);
             }
             if color == me && info.semi.is_some() {
-                return Node::Decided(me);
+                return Analysis::Decided(me);
             }
             if color == opp && info.semis > 0 {
                 must &= info.semi_cap;
                 if must == 0 {
-                    return Node::Decided(opp);
+                    return Analysis::Decided(opp);
                 }
             }
             if !self.hs.finished() {
@@ -198,7 +227,7 @@ impl ConnSearch {
         };
         let score = (score * SCALE).round() as i32;
         if !children {
-            return Node::Open(score, Vec::new());
+            return Analysis::Open(score, Vec::new());
         }
         let live = (self.bits.live(st, me) | self.bits.live(st, opp)) & must;
         let chosen = if live != 0 {
@@ -215,7 +244,7 @@ impl ConnSearch {
                 .total_cmp(&energy[a.index()])
                 .then(a.index().cmp(&b.index()))
         });
-        Node::Open(score, moves)
+        Analysis::Open(score, moves)
     }
 
     /// Plays the fill-in on `st`, updating `hash`.
@@ -228,20 +257,21 @@ impl ConnSearch {
         }
     }
 
-    /// Negamax with alpha-beta for `me` to move on `st` (not yet filled
-    /// in).
-    #[allow(clippy::too_many_arguments)]
+    /// Negamax with alpha-beta on `board` (not yet filled in).
     fn negamax(
         &mut self,
         sh: &Shared,
-        mut st: [u128; 2],
-        mut hash: u64,
-        me: Color,
+        board: Board,
         depth: u32,
         ply: usize,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
+        let Board {
+            mut st,
+            mut hash,
+            me,
+        } = board;
         self.nodes += 1;
         if self.aborted || sh.expired() {
             self.aborted = true;
@@ -266,7 +296,7 @@ impl ConnSearch {
             }
         }
         let (score, mut moves) = match self.analyse(st, hash, me, ply, depth > 0) {
-            Node::Decided(w) => {
+            Analysis::Decided(w) => {
                 let s = if w == me { WIN - p } else { -(WIN - p) };
                 sh.tt.store(
                     key,
@@ -280,7 +310,7 @@ impl ConnSearch {
                 );
                 return s;
             }
-            Node::Open(s, m) => (s, m),
+            Analysis::Open(s, m) => (s, m),
         };
         if depth == 0 || moves.is_empty() {
             return score;
@@ -295,20 +325,9 @@ impl ConnSearch {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let opp = me.opponent();
+        let here = Board { st, hash, me };
         for c in moves {
-            let mut child = st;
-            child[me.index()] |= bit(c.index());
-            let s = -self.negamax(
-                sh,
-                child,
-                hash ^ zobrist_key(me, c),
-                opp,
-                depth - 1,
-                ply + 1,
-                -beta,
-                -alpha,
-            );
+            let s = -self.negamax(sh, here.child(c), depth - 1, ply + 1, -beta, -alpha);
             if self.aborted {
                 return 0;
             }
@@ -351,43 +370,31 @@ impl ConnSearch {
         let mut hash = pos.hash();
         self.fill(&mut st, &mut hash, me);
         match self.analyse(st, hash, me, 0, true) {
-            Node::Decided(w) => Err(w),
-            Node::Open(_, moves) => Ok(moves),
+            Analysis::Decided(w) => Err(w),
+            Analysis::Open(_, moves) => Ok(moves),
         }
     }
 
-    /// The score of root move `c` searched to `depth` against the window.
-    #[allow(clippy::too_many_arguments)]
+    /// The score of root move `c` of `pos` (`me` to move) searched to
+    /// `depth` against the window `(alpha, beta)`.
     fn root_child(
         &mut self,
         sh: &Shared,
-        pos: &Position,
-        me: Color,
+        (pos, me): (&Position, Color),
         c: Cell,
         depth: u32,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
     ) -> i32 {
         let mut st = stones(pos);
         let mut hash = pos.hash();
         self.fill(&mut st, &mut hash, me);
-        if st[0] & bit(c.index()) != 0 || st[1] & bit(c.index()) != 0 {
-            // Filled in at the root: as good as any move (dead) or an own
-            // stone there already (captured); searched as a pass would be
-            // is not possible, so score it as the root's leaf.
+        if (st[0] | st[1]) & bit(c.index()) != 0 {
+            // Filled in at the root (a dead cell, or a captured one the
+            // mover owns already): never better than a move searched.
             return -INF + 1;
         }
-        st[me.index()] |= bit(c.index());
-        -self.negamax(
-            sh,
-            st,
-            hash ^ zobrist_key(me, c),
-            me.opponent(),
-            depth - 1,
-            1,
-            -beta,
-            -alpha,
-        )
+        let root = Board { st, hash, me };
+        -self.negamax(sh, root.child(c), depth - 1, 1, -beta, -alpha)
     }
 }
 
@@ -408,7 +415,7 @@ pub fn iteration(
         s.aborted = false;
         s.root(pos, me).ok();
     }
-    let first = searchers[0].root_child(sh, pos, me, moves[0], depth, -INF, INF);
+    let first = searchers[0].root_child(sh, (pos, me), moves[0], depth, (-INF, INF));
     if searchers[0].aborted {
         return None;
     }
@@ -429,11 +436,11 @@ pub fn iteration(
             if score_is_win(a) {
                 break;
             }
-            let mut v = s.root_child(sh, pos, me, moves[i], depth, a, a + 1);
+            let mut v = s.root_child(sh, (pos, me), moves[i], depth, (a, a + 1));
             if v > a && !s.aborted {
                 let a2 = alpha.load(Ordering::Relaxed);
                 if v > a2 {
-                    v = s.root_child(sh, pos, me, moves[i], depth, a2, INF);
+                    v = s.root_child(sh, (pos, me), moves[i], depth, (a2, INF));
                 }
             }
             if s.aborted {
@@ -484,8 +491,8 @@ impl ConnSearch {
         let mut hash = pos.hash();
         self.fill(&mut st, &mut hash, me);
         match self.analyse(st, hash, me, 0, false) {
-            Node::Decided(w) => Err(w),
-            Node::Open(s, _) => Ok(s),
+            Analysis::Decided(w) => Err(w),
+            Analysis::Open(s, _) => Ok(s),
         }
     }
 }

@@ -636,8 +636,9 @@ impl Searcher {
             && params.level != Level::Medium
             && connsearch::fits(pos)
         {
+            let root = (pos, to_move);
             if let Some(o) =
-                self.search_conn(pos, to_move, &moves, stop, start, budget, max_depth, report)
+                self.search_conn(root, &moves, stop, (start, budget), max_depth, report)
             {
                 return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
             }
@@ -732,15 +733,12 @@ impl Searcher {
     /// The connection search ([`connsearch`]) over the root `moves`:
     /// iterative deepening to the deadline, the last depth cut off there
     /// and kept for the root moves it finished.
-    #[allow(clippy::too_many_arguments)]
     fn search_conn(
         &mut self,
-        pos: &Position,
-        me: Color,
+        (pos, me): (&Position, Color),
         moves: &[Cell],
         stop: &AtomicBool,
-        start: Instant,
-        budget: Duration,
+        (start, budget): (Instant, Duration),
         max_depth: u32,
         report: &mut dyn FnMut(&SearchReport),
     ) -> Option<VcOutcome> {
