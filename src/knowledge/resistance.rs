@@ -1,5 +1,6 @@
-//! Electrical resistance over the virtual connection graph (issue 4,
-//! "Evaluation and search using it"): one circuit per colour whose nodes
+//! Electrical resistance over the virtual connection graph of
+//! [`super::Knowledge`] (the endgame search's evaluation; the connection
+//! search uses [`super::circuit`]): one circuit per colour whose nodes
 //! are the colour's groups, its two edges and the empty cells, with a
 //! resistor across every pair that has a full connection. Conductance: 1
 //! between two empty cells, 2 when a stone group or an edge is involved,

@@ -27,7 +27,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use super::tt::{Bound, Tt, TtEntry};
+use super::tt::{Bound, Tt, TtEntry, side_key as tt_key, to_tt};
 use super::worker::INF;
 use super::{WIN, score_is_win};
 use crate::board::{Cell, Color, Position, zobrist_key};
@@ -39,13 +39,6 @@ use crate::solver::vc::{Bits, Closure, Goal, Hsearch, bit, cells, stones};
 /// `SCALE * CLAMP` (the two-distance and resistance evaluations' scale).
 const SCALE: f64 = 300.0;
 const CLAMP: f64 = 10.0;
-
-/// Scores at least this far from 0 are wins or losses (distance-adjusted
-/// in the table).
-const MATE_BOUND: i32 = WIN - 1000;
-
-/// The side-to-move term of a table key.
-const WHITE_TO_MOVE: u64 = 0x9d3a_5c1e_77f0_2b61;
 
 /// Moves searched per node below the root, by ply (the last for deeper
 /// plies).
@@ -116,34 +109,6 @@ pub struct Iteration {
     pub order: Vec<Cell>,
     /// Whether every root move was searched.
     pub complete: bool,
-}
-
-fn tt_key(hash: u64, me: Color) -> u64 {
-    if me == Color::White {
-        hash ^ WHITE_TO_MOVE
-    } else {
-        hash
-    }
-}
-
-fn to_tt(s: i32, ply: i32) -> i32 {
-    if s >= MATE_BOUND {
-        s + ply
-    } else if s <= -MATE_BOUND {
-        s - ply
-    } else {
-        s
-    }
-}
-
-fn from_tt(s: i32, ply: i32) -> i32 {
-    if s >= MATE_BOUND {
-        s - ply
-    } else if s <= -MATE_BOUND {
-        s + ply
-    } else {
-        s
-    }
 }
 
 /// Whether a board fits the bitboards.
@@ -283,16 +248,8 @@ impl ConnSearch {
         let mut tt_move = None;
         if let Some(e) = sh.tt.probe(key) {
             tt_move = e.mv;
-            if e.depth >= depth {
-                let s = from_tt(e.score, p);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if let Some(s) = e.cutoff(depth, ply, alpha, beta) {
+                return s;
             }
         }
         let (score, mut moves) = match self.analyse(st, hash, me, ply, depth > 0) {
@@ -302,7 +259,7 @@ impl ConnSearch {
                     key,
                     TtEntry {
                         mv: None,
-                        score: to_tt(s, p),
+                        score: to_tt(s, ply),
                         depth: u32::MAX >> 8,
                         bound: Bound::Exact,
                         generation: 0,
@@ -353,7 +310,7 @@ impl ConnSearch {
             key,
             TtEntry {
                 mv: best_move,
-                score: to_tt(best, p),
+                score: to_tt(best, ply),
                 depth,
                 bound,
                 generation: 0,

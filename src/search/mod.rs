@@ -1,4 +1,4 @@
-//! The alpha-beta search (issue 3) and the simple baseline player.
+//! The alpha-beta searches and the simple baseline player.
 //!
 //! Public surface: [`Searcher`] (owned by the engine, `Send`), its
 //! [`SearchParams`], [`TimeControl`], the per-depth [`SearchReport`] passed
@@ -6,7 +6,14 @@
 //! reports go through the callback and the `log` crate (one info line per
 //! finished depth).
 //!
-//! How a move is chosen (levels hard and max):
+//! On boards of at most 128 cells (up to 11x11), with the knowledge on
+//! and at levels hard and max, the root's knowledge (below) is followed by
+//! the connection search ([`connsearch`]): the Hex knowledge at every node
+//! from the first move, deepening to the end of the move's time. What
+//! follows is the distance search, which plays the other boards and
+//! levels (`param_ferrohex connection_search 0` chooses it everywhere).
+//!
+//! How a move is chosen by the distance search (levels hard and max):
 //! - Tactics first, from the 0-1 distance on bitboards: a move that wins at
 //!   once is played; when the opponent has exactly one winning cell, it is
 //!   blocked without searching.

@@ -7,7 +7,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::Cell;
+use super::WIN;
+use crate::board::{Cell, Color};
 
 /// How a stored score bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +29,56 @@ pub struct TtEntry {
     pub generation: u8,
 }
 
+/// The table key of a position's stones `hash` with `to_move` to play.
+pub fn side_key(hash: u64, to_move: Color) -> u64 {
+    match to_move {
+        Color::Black => hash,
+        Color::White => hash ^ 0x5bd1_e995_7f4a_7c15,
+    }
+}
+
+/// Scores this close to [`WIN`] are wins or losses: they are stored
+/// relative to the node, not the root.
+const MATE_BOUND: i32 = WIN - 10_000;
+
+/// A score at `ply` as the table stores it.
+pub fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score as a score at `ply`.
+pub fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
 impl TtEntry {
+    /// The score a node at `ply` searched to `depth` with the window
+    /// (`alpha`, `beta`) can return at once, when this entry settles it.
+    pub fn cutoff(&self, depth: u32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        if self.depth < depth {
+            return None;
+        }
+        let s = from_tt(self.score, ply);
+        let cut = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        cut.then_some(s)
+    }
+
     fn pack(&self) -> u64 {
         let mv = self.mv.map_or(0, |c| c.index() as u64 + 1);
         let bound = match self.bound {

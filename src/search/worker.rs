@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::WIN;
-use super::tt::{Bound, Tt, TtEntry};
+use super::tt::{Bound, Tt, TtEntry, to_tt};
 use crate::board::{Cell, CellSet, Color, MAX_CELLS, Position};
 use crate::eval::{CellValues, Dist01, EvalKind, Evaluator};
 use crate::knowledge::Knowledge;
@@ -53,31 +53,7 @@ impl Shared<'_> {
 /// The hash of a position with a side to move.
 #[inline]
 pub(crate) fn tt_key(pos: &Position, to_move: Color) -> u64 {
-    match to_move {
-        Color::Black => pos.hash(),
-        Color::White => pos.hash() ^ 0x5bd1_e995_7f4a_7c15,
-    }
-}
-
-/// Mate scores are stored relative to the node, not the root.
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score > WIN - 10_000 {
-        score + ply as i32
-    } else if score < -(WIN - 10_000) {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score > WIN - 10_000 {
-        score - ply as i32
-    } else if score < -(WIN - 10_000) {
-        score + ply as i32
-    } else {
-        score
-    }
+    super::tt::side_key(pos.hash(), to_move)
 }
 
 /// What the 0-1 distances say about a node before any search.
@@ -365,16 +341,8 @@ impl Worker {
         let mut tt_move = None;
         if let Some(e) = sh.tt.probe(key) {
             tt_move = e.mv.filter(|&c| self.pos.is_empty(c));
-            if e.depth >= depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if let Some(s) = e.cutoff(depth, ply, alpha, beta) {
+                return s;
             }
         }
         if ply + 1 >= MAX_PLY {

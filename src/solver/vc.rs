@@ -785,6 +785,14 @@ impl Hsearch {
     /// every kept full carrier of the pair holds (where one stone cuts
     /// all of them).
     pub fn for_each_link(&self, mut f: impl FnMut(usize, usize, u128)) {
+        self.for_each_full_list(|a, b, fulls| {
+            f(a, b, fulls.iter().fold(u128::MAX, |x, &c| x & c));
+        });
+    }
+
+    /// Calls `f(a, b, fulls)` for every node pair `a < b` of the last run
+    /// with full connections, `fulls` being the pair's kept carriers.
+    fn for_each_full_list(&self, mut f: impl FnMut(usize, usize, &[u128])) {
         for a in 0..self.m {
             let mut bs = self.adj[a] & ((u128::MAX << a) << 1);
             while bs != 0 {
@@ -792,8 +800,7 @@ impl Hsearch {
                 bs &= bs - 1;
                 let p = ix(a, b);
                 let n = (self.nf[p] as usize).min(FMAX);
-                let common = self.fulls[p][..n].iter().fold(u128::MAX, |x, &c| x & c);
-                f(a, b, common);
+                f(a, b, &self.fulls[p][..n]);
             }
         }
     }
@@ -817,22 +824,14 @@ impl Hsearch {
             return false;
         }
         let m = self.m;
-        for a in 0..m {
-            // Each pair once: the nodes after `a`.
-            let mut bs = self.adj[a] & ((u128::MAX << a) << 1);
-            while bs != 0 {
-                let b = bs.trailing_zeros() as usize;
-                bs &= bs - 1;
-                let p = ix(a, b);
-                let n = (self.nf[p] as usize).min(FMAX);
-                for &carrier in &self.fulls[p][..n] {
-                    out.push(
-                        Conn::new(carrier, self.rep[a], self.rep[b], NO_KEY),
-                        n == FMAX,
-                    );
-                }
+        self.for_each_full_list(|a, b, fulls| {
+            for &carrier in fulls {
+                out.push(
+                    Conn::new(carrier, self.rep[a], self.rep[b], NO_KEY),
+                    fulls.len() == FMAX,
+                );
             }
-        }
+        });
         // The edge semis: every one found, not only those the list kept,
         // since the mustplay is the common cells of all of them.
         for &(carrier, key) in &self.edge_list {
