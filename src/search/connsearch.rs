@@ -299,22 +299,9 @@ impl ConnSearch {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         sh.tt.store(
             key,
-            TtEntry {
-                mv: best_move,
-                score: to_tt(best, ply),
-                depth,
-                bound,
-                generation: 0,
-            },
+            TtEntry::searched(best_move, best, depth, ply, alpha0, beta),
         );
         best
     }

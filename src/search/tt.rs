@@ -64,6 +64,32 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
 }
 
 impl TtEntry {
+    /// The entry for a node at `ply` searched to `depth` with the window
+    /// (`alpha`, `beta`) that scored `best` with `mv`.
+    pub fn searched(
+        mv: Option<Cell>,
+        best: i32,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> TtEntry {
+        let bound = if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        TtEntry {
+            mv,
+            score: to_tt(best, ply),
+            depth,
+            bound,
+            generation: 0,
+        }
+    }
+
     /// The score a node at `ply` searched to `depth` with the window
     /// (`alpha`, `beta`) can return at once, when this entry settles it.
     pub fn cutoff(&self, depth: u32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {

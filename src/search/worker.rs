@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::WIN;
-use super::tt::{Bound, Tt, TtEntry, to_tt};
+use super::tt::{Tt, TtEntry};
 use crate::board::{Cell, CellSet, Color, MAX_CELLS, Position};
 use crate::eval::{CellValues, Dist01, EvalKind, Evaluator};
 use crate::knowledge::Knowledge;
@@ -421,22 +421,9 @@ impl Worker {
         if sh.aborted() {
             return 0;
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
         sh.tt.store(
             key,
-            TtEntry {
-                mv: best_move,
-                score: to_tt(best, ply),
-                depth,
-                bound,
-                generation: 0,
-            },
+            TtEntry::searched(best_move, best, depth, ply, alpha0, beta),
         );
         best
     }
