@@ -68,6 +68,10 @@ fn self_play_soak() {
             t.worst = t.worst.max(took);
             if took > allowed {
                 t.late += 1;
+                eprintln!(
+                    "late: {took:?} on {size}x{size} after {} moves",
+                    referee.moves().count()
+                );
             }
             let legal = answer
                 .strip_prefix("= ")

@@ -47,6 +47,8 @@ pub const DEFAULT_WIDTHS: [usize; 4] = [16, 12, 10, 8];
 /// One searcher: its own H-search tables, circuit buffers and the
 /// connections of each ply of its current line.
 pub struct ConnSearch {
+    /// The board's width and height.
+    dims: (usize, usize),
     bits: Bits,
     hs: Hsearch,
     circuit: Circuit,
@@ -119,14 +121,27 @@ pub fn fits(pos: &Position) -> bool {
 impl ConnSearch {
     /// `None` when the board has more than 128 cells.
     pub fn new(pos: &Position) -> Option<ConnSearch> {
+        let g = pos.geometry();
         Some(ConnSearch {
-            bits: Bits::new(pos.geometry())?,
+            dims: (g.width(), g.height()),
+            bits: Bits::new(g)?,
             hs: Hsearch::new(),
             circuit: Circuit::new(),
             frames: Vec::new(),
             nodes: 0,
             aborted: false,
         })
+    }
+
+    /// Whether this searcher is for `pos`'s board.
+    pub fn is_for(&self, pos: &Position) -> bool {
+        self.dims == (pos.geometry().width(), pos.geometry().height())
+    }
+
+    /// Starts a new search: no nodes counted yet.
+    pub fn reset(&mut self) {
+        self.nodes = 0;
+        self.aborted = false;
     }
 
     fn frame(&mut self, ply: usize) {

@@ -265,6 +265,15 @@ pub struct SearchOutcome {
 /// The endgame search's answer: the last finished depth's best move, its
 /// score and line, the root moves best first, and the nodes of the whole
 /// search.
+/// What the connection search is asked: the root, its moves (in order)
+/// and the deepest iteration.
+struct ConnRoot<'a> {
+    pos: &'a Position,
+    me: Color,
+    moves: &'a [Cell],
+    max_depth: u32,
+}
+
 struct VcOutcome {
     best: Cell,
     score: i32,
@@ -280,6 +289,9 @@ pub struct Searcher {
     tt: Tt,
     /// The connection search's table (its scores are on another scale).
     conn_tt: Tt,
+    /// The connection search's searchers, one per thread, for the board
+    /// of the last search.
+    conn: Vec<connsearch::ConnSearch>,
     pool: Option<rayon::ThreadPool>,
     threads: usize,
     workers: Vec<Worker>,
@@ -303,6 +315,7 @@ impl Searcher {
             params: params.clone(),
             tt: Tt::new(params.tt_mb),
             conn_tt: Tt::new(CONN_TT_MB),
+            conn: Vec::new(),
             pool: None,
             threads: 1,
             workers: Vec::new(),
@@ -749,13 +762,41 @@ impl Searcher {
         max_depth: u32,
         report: &mut dyn FnMut(&SearchReport),
     ) -> Option<VcOutcome> {
+        // The searchers (their H-search tables and connection stacks, some
+        // MiB each) are kept from move to move while the board stays.
         let nthreads = self.threads.max(1);
-        let mut searchers: Vec<connsearch::ConnSearch> = (0..nthreads)
-            .filter_map(|_| connsearch::ConnSearch::new(pos))
-            .collect();
-        if searchers.is_empty() {
-            return None;
+        let mut searchers = std::mem::take(&mut self.conn);
+        searchers.retain(|s| s.is_for(pos));
+        searchers.truncate(nthreads);
+        while searchers.len() < nthreads {
+            searchers.push(connsearch::ConnSearch::new(pos)?);
         }
+        searchers.iter_mut().for_each(|s| s.reset());
+        let root = ConnRoot {
+            pos,
+            me,
+            moves,
+            max_depth,
+        };
+        let out = self.search_conn_with(&mut searchers, root, stop, (start, budget), report);
+        self.conn = searchers;
+        out
+    }
+
+    fn search_conn_with(
+        &self,
+        searchers: &mut [connsearch::ConnSearch],
+        root: ConnRoot,
+        stop: &AtomicBool,
+        (start, budget): (Instant, Duration),
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Option<VcOutcome> {
+        let ConnRoot {
+            pos,
+            me,
+            moves,
+            max_depth,
+        } = root;
         let allowed: CellSet = moves.iter().copied().collect();
         let mut order: Vec<Cell> = match searchers[0].root(pos, me) {
             Ok(consider) => consider
@@ -775,15 +816,9 @@ impl Searcher {
         };
         let mut best: Option<VcOutcome> = None;
         for depth in 1..=max_depth {
-            let Some(it) = connsearch::iteration(
-                &mut searchers,
-                self.pool.as_ref(),
-                &sh,
-                pos,
-                me,
-                depth,
-                &order,
-            ) else {
+            let Some(it) =
+                connsearch::iteration(searchers, self.pool.as_ref(), &sh, pos, me, depth, &order)
+            else {
                 break;
             };
             let nodes: u64 = searchers.iter().map(|s| s.nodes).sum();
