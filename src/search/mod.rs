@@ -262,9 +262,6 @@ pub struct SearchOutcome {
     pub ranked: Vec<Cell>,
 }
 
-/// The endgame search's answer: the last finished depth's best move, its
-/// score and line, the root moves best first, and the nodes of the whole
-/// search.
 /// What the connection search is asked: the root, its moves (in order)
 /// and the deepest iteration.
 struct ConnRoot<'a> {
@@ -274,6 +271,9 @@ struct ConnRoot<'a> {
     max_depth: u32,
 }
 
+/// The endgame and connection searches' answer: the last finished depth's
+/// best move, its score and line, the root moves best first, and the
+/// nodes of the whole search.
 struct VcOutcome {
     best: Cell,
     score: i32,
@@ -350,7 +350,6 @@ impl Searcher {
         self.workers.clear();
     }
 
-    /// Applies new settings, resizing the table or thread pool if needed.
     /// [`Searcher::set_params`], with a table of a new size allocated
     /// first: when that memory cannot be had, a message, and nothing
     /// changes.
@@ -363,6 +362,7 @@ impl Searcher {
         Ok(())
     }
 
+    /// Applies new settings, resizing the table or thread pool if needed.
     pub fn set_params(&mut self, params: &SearchParams) {
         let old = std::mem::replace(&mut self.params, params.clone());
         if old.tt_mb != params.tt_mb {
