@@ -44,6 +44,9 @@ const CLAMP: f64 = 10.0;
 /// plies).
 pub const DEFAULT_WIDTHS: [usize; 4] = [16, 12, 10, 8];
 
+/// The widths at level max: twice as many moves a node, for longer thinking.
+pub const MAX_LEVEL_WIDTHS: [usize; 4] = [32, 24, 20, 16];
+
 /// One searcher: its own H-search tables, circuit buffers and the
 /// connections of each ply of its current line.
 pub struct ConnSearch {

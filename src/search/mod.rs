@@ -812,7 +812,11 @@ impl Searcher {
             tt: &self.conn_tt,
             stop,
             deadline: start + budget,
-            widths: &connsearch::DEFAULT_WIDTHS,
+            widths: if self.params.level == Level::Max {
+                &connsearch::MAX_LEVEL_WIDTHS
+            } else {
+                &connsearch::DEFAULT_WIDTHS
+            },
         };
         let mut best: Option<VcOutcome> = None;
         for depth in 1..=max_depth {
