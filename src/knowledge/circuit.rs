@@ -71,7 +71,7 @@ impl Circuit {
         self.adj[..m].fill(0);
         let links = &mut self.links;
         let adj = &mut self.adj;
-        hs.for_each_link(|a, b, _| {
+        hs.for_each_link(|a, b| {
             let g = match (hs.node_cell(a).is_some(), hs.node_cell(b).is_some()) {
                 (true, true) => EMPTY_TO_EMPTY,
                 (false, false) => return,

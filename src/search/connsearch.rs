@@ -57,6 +57,8 @@ pub struct ConnSearch {
     circuit: Circuit,
     /// Per ply: both colours' connections of the node there.
     frames: Vec<[Closure; 2]>,
+    /// The root [`ConnSearch::root`] prepared last, filled in.
+    root: Option<Board>,
     pub nodes: u64,
     aborted: bool,
 }
@@ -72,7 +74,7 @@ enum Analysis {
 
 /// A position on the search's line: the stones (Black, White), their
 /// hash and the side to move.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Board {
     st: [u128; 2],
     hash: u64,
@@ -80,6 +82,28 @@ struct Board {
 }
 
 impl Board {
+    /// `pos` with `me` to move, its fill-in played.
+    fn filled(bits: &Bits, pos: &Position, me: Color) -> Board {
+        let mut b = Board {
+            st: stones(pos),
+            hash: pos.hash(),
+            me,
+        };
+        b.fill(bits);
+        b
+    }
+
+    /// Plays the fill-in for the side to move (dead cells go to the
+    /// opponent), keeping the hash up to date.
+    fn fill(&mut self, bits: &Bits) {
+        let f = ice::fill_in(bits, &mut self.st, self.me.opponent());
+        for color in Color::BOTH {
+            for c in cells(f.stones[color.index()]) {
+                self.hash ^= zobrist_key(color, c);
+            }
+        }
+    }
+
     /// The position after `me` plays `c`.
     fn child(self, c: Cell) -> Board {
         let mut st = self.st;
@@ -131,6 +155,7 @@ impl ConnSearch {
             hs: Hsearch::new(),
             circuit: Circuit::new(),
             frames: Vec::new(),
+            root: None,
             nodes: 0,
             aborted: false,
         })
@@ -230,16 +255,6 @@ impl ConnSearch {
         Analysis::Open(score, moves)
     }
 
-    /// Plays the fill-in on `st`, updating `hash`.
-    fn fill(&self, st: &mut [u128; 2], hash: &mut u64, me: Color) {
-        let f = ice::fill_in(&self.bits, st, me.opponent());
-        for color in Color::BOTH {
-            for c in cells(f.stones[color.index()]) {
-                *hash ^= zobrist_key(color, c);
-            }
-        }
-    }
-
     /// Negamax with alpha-beta on `board` (not yet filled in).
     fn negamax(
         &mut self,
@@ -250,17 +265,14 @@ impl ConnSearch {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        let Board {
-            mut st,
-            mut hash,
-            me,
-        } = board;
         self.nodes += 1;
         if self.aborted || sh.expired() {
             self.aborted = true;
             return 0;
         }
-        self.fill(&mut st, &mut hash, me);
+        let mut board = board;
+        board.fill(&self.bits);
+        let Board { st, hash, me } = board;
         let key = tt_key(hash, me);
         let p = ply as i32;
         let mut tt_move = None;
@@ -300,9 +312,8 @@ impl ConnSearch {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let here = Board { st, hash, me };
         for c in moves {
-            let s = -self.negamax(sh, here.child(c), depth - 1, ply + 1, -beta, -alpha);
+            let s = -self.negamax(sh, board.child(c), depth - 1, ply + 1, -beta, -alpha);
             if self.aborted {
                 return 0;
             }
@@ -324,38 +335,30 @@ impl ConnSearch {
         best
     }
 
-    /// Prepares the root (`pos`, `me` to move): its connections for the
-    /// root moves' runs to start from. Returns the consider set ordered by
-    /// energy, or the winner when the connections decide the root.
+    /// Prepares the root (`pos`, `me` to move): its fill-in, and its
+    /// connections for the root moves' runs to start from. Returns the
+    /// consider set ordered by energy, or the winner when the connections
+    /// decide the root.
     pub fn root(&mut self, pos: &Position, me: Color) -> Result<Vec<Cell>, Color> {
-        let mut st = stones(pos);
-        let mut hash = pos.hash();
-        self.fill(&mut st, &mut hash, me);
-        match self.analyse(st, hash, me, 0, true) {
+        let board = Board::filled(&self.bits, pos, me);
+        self.root = Some(board);
+        match self.analyse(board.st, board.hash, me, 0, true) {
             Analysis::Decided(w) => Err(w),
             Analysis::Open(_, moves) => Ok(moves),
         }
     }
 
-    /// The score of root move `c` of `pos` (`me` to move) searched to
-    /// `depth` against the window `(alpha, beta)`.
-    fn root_child(
-        &mut self,
-        sh: &Shared,
-        (pos, me): (&Position, Color),
-        c: Cell,
-        depth: u32,
-        (alpha, beta): (i32, i32),
-    ) -> i32 {
-        let mut st = stones(pos);
-        let mut hash = pos.hash();
-        self.fill(&mut st, &mut hash, me);
-        if (st[0] | st[1]) & bit(c.index()) != 0 {
+    /// The score of root move `c` of the root [`ConnSearch::root`]
+    /// prepared, searched to `depth` against the window `(alpha, beta)`.
+    fn root_child(&mut self, sh: &Shared, c: Cell, depth: u32, (alpha, beta): (i32, i32)) -> i32 {
+        let Some(root) = self.root else {
+            return -INF + 1;
+        };
+        if (root.st[0] | root.st[1]) & bit(c.index()) != 0 {
             // Filled in at the root (a dead cell, or a captured one the
             // mover owns already): never better than a move searched.
             return -INF + 1;
         }
-        let root = Board { st, hash, me };
         -self.negamax(sh, root.child(c), depth - 1, 1, -beta, -alpha)
     }
 }
@@ -375,9 +378,12 @@ pub fn iteration(
 ) -> Option<Iteration> {
     for s in searchers.iter_mut() {
         s.aborted = false;
-        s.root(pos, me).ok();
+        // The root's fill-in and connections, once per searcher and root.
+        if s.root != Some(Board::filled(&s.bits, pos, me)) {
+            s.root(pos, me).ok();
+        }
     }
-    let first = searchers[0].root_child(sh, (pos, me), moves[0], depth, (-INF, INF));
+    let first = searchers[0].root_child(sh, moves[0], depth, (-INF, INF));
     if searchers[0].aborted {
         return None;
     }
@@ -398,11 +404,11 @@ pub fn iteration(
             if score_is_win(a) {
                 break;
             }
-            let mut v = s.root_child(sh, (pos, me), moves[i], depth, (a, a + 1));
+            let mut v = s.root_child(sh, moves[i], depth, (a, a + 1));
             if v > a && !s.aborted {
                 let a2 = alpha.load(Ordering::Relaxed);
                 if v > a2 {
-                    v = s.root_child(sh, (pos, me), moves[i], depth, (a2, INF));
+                    v = s.root_child(sh, moves[i], depth, (a2, INF));
                 }
             }
             if s.aborted {
@@ -449,10 +455,8 @@ impl ConnSearch {
     /// The leaf score of `pos` for `me` to move (after the fill-in), or
     /// the winner when the connections decide it.
     pub fn evaluate(&mut self, pos: &Position, me: Color) -> Result<i32, Color> {
-        let mut st = stones(pos);
-        let mut hash = pos.hash();
-        self.fill(&mut st, &mut hash, me);
-        match self.analyse(st, hash, me, 0, false) {
+        let b = Board::filled(&self.bits, pos, me);
+        match self.analyse(b.st, b.hash, me, 0, false) {
             Analysis::Decided(w) => Err(w),
             Analysis::Open(s, _) => Ok(s),
         }
@@ -487,49 +491,36 @@ pub fn fixed_depth(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, 
     out.map(|(c, v)| (c, v, s[0].nodes))
 }
 
-/// The principal variation from the root of `pos` (`me` to move) through
-/// `first`: the table's best moves, at most `len` of them (fill-in stones
-/// are not part of it).
-pub fn principal_variation(
-    pos: &Position,
-    me: Color,
-    first: Cell,
-    tt: &Tt,
-    len: usize,
-) -> Vec<Cell> {
-    let Some(bits) = Bits::new(pos.geometry()) else {
-        return vec![first];
-    };
-    let fill = |st: &mut [u128; 2], hash: &mut u64, to_move: Color| {
-        let f = ice::fill_in(&bits, st, to_move.opponent());
-        for c in Color::BOTH {
-            for x in cells(f.stones[c.index()]) {
-                *hash ^= zobrist_key(c, x);
+impl ConnSearch {
+    /// The principal variation from the root of `pos` (`me` to move)
+    /// through `first`: the table's best moves, at most `len` of them
+    /// (fill-in stones are not part of it).
+    pub fn principal_variation(
+        &self,
+        pos: &Position,
+        me: Color,
+        first: Cell,
+        tt: &Tt,
+        len: usize,
+    ) -> Vec<Cell> {
+        let mut board = Board::filled(&self.bits, pos, me);
+        let mut line = Vec::new();
+        let mut mv = first;
+        loop {
+            if (board.st[0] | board.st[1]) & bit(mv.index()) != 0 {
+                break;
+            }
+            board = board.child(mv);
+            line.push(mv);
+            if line.len() >= len.max(1) {
+                break;
+            }
+            board.fill(&self.bits);
+            match tt.probe(tt_key(board.hash, board.me)).and_then(|e| e.mv) {
+                Some(next) => mv = next,
+                None => break,
             }
         }
-    };
-    let mut st = stones(pos);
-    let mut hash = pos.hash();
-    let mut color = me;
-    fill(&mut st, &mut hash, color);
-    let mut line = Vec::new();
-    let mut mv = first;
-    loop {
-        if (st[0] | st[1]) & bit(mv.index()) != 0 {
-            break;
-        }
-        st[color.index()] |= bit(mv.index());
-        hash ^= zobrist_key(color, mv);
-        line.push(mv);
-        if line.len() >= len.max(1) {
-            break;
-        }
-        color = color.opponent();
-        fill(&mut st, &mut hash, color);
-        match tt.probe(tt_key(hash, color)).and_then(|e| e.mv) {
-            Some(next) => mv = next,
-            None => break,
-        }
+        line
     }
-    line
 }

@@ -828,7 +828,7 @@ impl Searcher {
             let nodes: u64 = searchers.iter().map(|s| s.nodes).sum();
             let elapsed = start.elapsed();
             let pv =
-                connsearch::principal_variation(pos, me, it.best, &self.conn_tt, depth as usize);
+                searchers[0].principal_variation(pos, me, it.best, &self.conn_tt, depth as usize);
             log::info!(
                 "connection search: depth {depth}{} score {} nodes {nodes} time {:.3}s pv {}",
                 if it.complete { "" } else { " (part)" },

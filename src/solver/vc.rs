@@ -780,14 +780,10 @@ impl Hsearch {
         (self.cell_bit[k & (W - 1)] != 0).then(|| self.cell_of[k & (W - 1)] as usize)
     }
 
-    /// Calls `f(a, b, common)` for every node pair `a < b` of the last
-    /// finished run with a full connection, `common` being the cells
-    /// every kept full carrier of the pair holds (where one stone cuts
-    /// all of them).
-    pub fn for_each_link(&self, mut f: impl FnMut(usize, usize, u128)) {
-        self.for_each_full_list(|a, b, fulls| {
-            f(a, b, fulls.iter().fold(u128::MAX, |x, &c| x & c));
-        });
+    /// Calls `f(a, b)` for every node pair `a < b` of the last finished
+    /// run with a full connection.
+    pub fn for_each_link(&self, mut f: impl FnMut(usize, usize)) {
+        self.for_each_full_list(|a, b, _| f(a, b));
     }
 
     /// Calls `f(a, b, fulls)` for every node pair `a < b` of the last run
