@@ -23,13 +23,12 @@
 //! deadline still counts for the root moves it finished, when the first
 //! of them (the last iteration's best) is among them.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::WIN;
 use super::tt::{Bound, Tt, TtEntry, side_key as tt_key, to_tt};
 use super::worker::INF;
-use super::{WIN, score_is_win};
 use crate::board::{Cell, Color, Position, zobrist_key};
 use crate::knowledge::circuit::Circuit;
 use crate::solver::ice;
@@ -383,62 +382,15 @@ pub fn iteration(
             s.root(pos, me).ok();
         }
     }
-    let first = searchers[0].root_child(sh, moves[0], depth, (-INF, INF));
-    if searchers[0].aborted {
-        return None;
-    }
-    let scores: Vec<AtomicI32> = moves.iter().map(|_| AtomicI32::new(-INF)).collect();
-    let done: Vec<AtomicBool> = moves.iter().map(|_| AtomicBool::new(false)).collect();
-    scores[0].store(first, Ordering::Relaxed);
-    done[0].store(true, Ordering::Relaxed);
-    let alpha = AtomicI32::new(first);
-    let best = Mutex::new((first, 0usize));
-    let next = AtomicUsize::new(1);
-    let work = |s: &mut ConnSearch| {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= moves.len() || s.aborted {
-                break;
-            }
-            let a = alpha.load(Ordering::Relaxed);
-            if score_is_win(a) {
-                break;
-            }
-            let mut v = s.root_child(sh, moves[i], depth, (a, a + 1));
-            if v > a && !s.aborted {
-                let a2 = alpha.load(Ordering::Relaxed);
-                if v > a2 {
-                    v = s.root_child(sh, moves[i], depth, (a2, INF));
-                }
-            }
-            if s.aborted {
-                break;
-            }
-            scores[i].store(v, Ordering::Relaxed);
-            done[i].store(true, Ordering::Relaxed);
-            if v > alpha.load(Ordering::Relaxed) {
-                let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
-                if v > b.0 || (v == b.0 && i < b.1) {
-                    *b = (v, i);
-                }
-                alpha.fetch_max(v, Ordering::Relaxed);
-            }
-        }
-    };
-    match pool {
-        Some(pool) if moves.len() > 1 && searchers.len() > 1 => {
-            let work = &work;
-            pool.scope(|scope| {
-                for s in searchers.iter_mut() {
-                    scope.spawn(move |_| work(s));
-                }
-            });
-        }
-        _ => work(&mut searchers[0]),
-    }
-    let complete = done.iter().all(|d| d.load(Ordering::Relaxed));
-    let (score, idx) = *best.lock().unwrap_or_else(|e| e.into_inner());
-    let scores: Vec<i32> = scores.iter().map(|s| s.load(Ordering::Relaxed)).collect();
+    let r = super::root::split(
+        searchers,
+        pool,
+        moves.len(),
+        &|s: &mut ConnSearch, i, alpha, beta| s.root_child(sh, moves[i], depth, (alpha, beta)),
+        &|s: &ConnSearch| s.aborted,
+    )?;
+    let (scores, idx) = (r.scores, r.best);
+    let (score, complete) = (scores[idx], r.complete);
     let order = super::best_first(&scores, idx)
         .into_iter()
         .map(|i| moves[i])

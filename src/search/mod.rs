@@ -62,21 +62,21 @@
 
 mod bench;
 pub mod connsearch;
+mod root;
 mod tt;
 mod vcsearch;
 mod worker;
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, CellSet, Color, Position};
 use crate::eval::{Dist01, EvalKind};
 use crate::knowledge::{self, Knowledge};
 use tt::Tt;
-use worker::{INF, Shared, Worker};
+use worker::{Shared, Worker};
 
 pub use bench::{
     BENCH_DEPTH, BENCH_POSITIONS, BENCH_SIGNATURE, BenchLine, BenchResult, bench, bench_position,
@@ -1075,72 +1075,23 @@ impl Searcher {
             s
         };
         let t0 = Instant::now();
-        let first = child(&mut workers[0], moves[0], -INF, INF);
-        if sh.aborted() {
-            return None;
-        }
-        let t_first = t0.elapsed();
-        let scores: Vec<AtomicI32> = moves.iter().map(|_| AtomicI32::new(-INF)).collect();
-        scores[0].store(first, Ordering::Relaxed);
-        let alpha = AtomicI32::new(first);
-        let best = Mutex::new((first, 0usize));
-        let next = AtomicUsize::new(1);
-        let work = |w: &mut Worker| {
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= moves.len() || sh.aborted() {
-                    break;
-                }
-                let a = alpha.load(Ordering::Relaxed);
-                if score_is_win(a) {
-                    // A win is found; the rest cannot beat it by much.
-                    break;
-                }
-                let mut s = child(w, moves[i], a, a + 1);
-                if s > a && !sh.aborted() {
-                    let a2 = alpha.load(Ordering::Relaxed);
-                    if s > a2 {
-                        s = child(w, moves[i], a2, INF);
-                    }
-                }
-                if sh.aborted() {
-                    break;
-                }
-                scores[i].store(s, Ordering::Relaxed);
-                if s > alpha.load(Ordering::Relaxed) {
-                    let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
-                    if s > b.0 || (s == b.0 && i < b.1) {
-                        *b = (s, i);
-                    }
-                    alpha.fetch_max(s, Ordering::Relaxed);
-                }
-            }
-        };
-        match pool {
-            Some(pool) if moves.len() > 1 => {
-                let work = &work;
-                pool.scope(|scope| {
-                    for w in workers.iter_mut() {
-                        scope.spawn(move |_| work(w));
-                    }
-                });
-            }
-            _ => work(&mut workers[0]),
-        }
+        let r = root::split(
+            workers,
+            pool,
+            moves.len(),
+            &|w: &mut Worker, i, alpha, beta| child(w, moves[i], alpha, beta),
+            &|_: &Worker| sh.aborted(),
+        )?;
         if sh.aborted() {
             return None;
         }
         log::debug!(
             "depth {depth}: first move {:.3}s, the other {} {:.3}s",
-            t_first.as_secs_f64(),
+            r.first_time.as_secs_f64(),
             moves.len() - 1,
-            (t0.elapsed() - t_first).as_secs_f64()
+            (t0.elapsed() - r.first_time).as_secs_f64()
         );
-        let (_, idx) = *best.lock().unwrap_or_else(|e| e.into_inner());
-        Some((
-            scores.iter().map(|s| s.load(Ordering::Relaxed)).collect(),
-            idx,
-        ))
+        Some((r.scores, r.best))
     }
 }
 
@@ -1388,6 +1339,7 @@ mod tests {
     use super::*;
     use crate::board::Geometry;
     use std::sync::Arc;
+    use std::sync::atomic::Ordering;
 
     fn pos_from(size: usize, black: &[&str], white: &[&str]) -> Position {
         Position::from_names(size, size, black, white)
