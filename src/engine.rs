@@ -206,6 +206,9 @@ const DEFAULT_SOLVER_EMPTY: usize = 100;
 /// ([`crate::memory::check_table`]).
 pub const MAX_TABLE_MIB: usize = 65536;
 
+/// In safe mode, the largest table a `tt_mb` parameter may ask for, in MiB.
+pub const SAFE_TABLE_MIB: usize = 1024;
+
 pub struct Engine {
     game: Game,
     params: SearchParams,
@@ -224,6 +227,10 @@ pub struct Engine {
     /// The solver joins genmove, on a thread of its own, when at most this
     /// many cells are empty (0: never).
     solver_in_genmove_empty: usize,
+    /// Safe mode, for input the operator does not control: no command
+    /// reads or writes files, and tables and threads are capped. Once on,
+    /// it stays on.
+    safe: bool,
 }
 
 /// What `genmove` decided, for the protocol layer to print.
@@ -245,6 +252,38 @@ impl Engine {
             solver: SolverSlot::new(SolverParams::default()),
             verifier: Solver::new(&verifier_params(&SolverParams::default())),
             solver_in_genmove_empty: DEFAULT_SOLVER_EMPTY,
+            safe: false,
+        }
+    }
+
+    /// Turns safe mode on for the rest of the session (`--safe`,
+    /// `param_game safe 1`).
+    pub fn set_safe(&mut self) {
+        self.safe = true;
+    }
+
+    pub fn is_safe(&self) -> bool {
+        self.safe
+    }
+
+    /// Refuses `what` on `path` in safe mode.
+    fn file_access(&self, what: &str, path: &str) -> Result<(), String> {
+        if self.safe {
+            Err(format!(
+                "safe mode: files are off limits (cannot {what} {path})"
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A table size for `name` in MiB, within the bounds (lower in safe
+    /// mode).
+    fn table_size(&self, name: &str, value: &str) -> Result<usize, String> {
+        if self.safe {
+            parse_number_why(name, value, (1, SAFE_TABLE_MIB), " in safe mode")
+        } else {
+            parse_number(name, value, 1, MAX_TABLE_MIB)
         }
     }
 
@@ -765,7 +804,7 @@ impl Engine {
                 p.max_time = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
             }
             "tt_mb" => {
-                p.tt_mb = parse_number(name, value, 1, MAX_TABLE_MIB)?;
+                p.tt_mb = self.table_size(name, value)?;
                 // The verifier's table comes with it.
                 let both = p.tt_mb + verifier_params(&p).tt_mb;
                 crate::memory::check_table(both, "solver's tables")?;
@@ -884,6 +923,7 @@ impl Engine {
     }
 
     pub fn load_sgf(&mut self, path: &str, before_move: Option<usize>) -> Result<(), String> {
+        self.file_access("read", path)?;
         let text = read_capped(path)?;
         let record = crate::sgf::parse(&text).map_err(|e| format!("cannot load {path}: {e}"))?;
         let mut game = Game::from_sgf(&record, before_move, self.game.allow_swap)
@@ -896,6 +936,7 @@ impl Engine {
     /// `loadboard`: the position in a text diagram file (see
     /// `textboard`), with the letters read as `letters` say.
     pub fn load_diagram(&mut self, path: &str, letters: Letters) -> Result<(), String> {
+        self.file_access("read", path)?;
         let text = read_capped(path)?;
         let mut game = crate::textboard::parse_game(&text, letters)
             .map_err(|e| format!("cannot load {path}: {e}"))?;
@@ -911,6 +952,7 @@ impl Engine {
     }
 
     pub fn save_svg(&self, path: &str) -> Result<(), String> {
+        self.file_access("write", path)?;
         std::fs::write(path, self.svg()).map_err(|e| format!("cannot write {path}: {e}"))
     }
 
@@ -919,6 +961,7 @@ impl Engine {
     }
 
     pub fn save_sgf(&self, path: &str) -> Result<(), String> {
+        self.file_access("write", path)?;
         std::fs::write(path, self.sgf()).map_err(|e| format!("cannot write {path}: {e}"))
     }
 
@@ -939,14 +982,25 @@ impl Engine {
     /// `param_game`: lists the game parameters, or sets one.
     pub fn param_game(&mut self, setting: &ParamSetting) -> Result<String, String> {
         match setting {
-            None => Ok(format!("[bool] allow_swap {}", self.game.allow_swap as u8)),
+            None => Ok(format!(
+                "[bool] allow_swap {}\n[bool] safe {}",
+                self.game.allow_swap as u8, self.safe as u8
+            )),
             Some((name, value)) => match name.as_str() {
                 "allow_swap" => {
                     self.game.allow_swap = parse_bool(value)?;
                     Ok(String::new())
                 }
+                "safe" => match (parse_bool(value)?, self.safe) {
+                    (true, _) => {
+                        self.safe = true;
+                        Ok(String::new())
+                    }
+                    (false, true) => Err("safe mode cannot be turned off".into()),
+                    (false, false) => Ok(String::new()),
+                },
                 _ => Err(format!(
-                    "unknown parameter: {name} (param_game knows allow_swap)"
+                    "unknown parameter: {name} (param_game knows allow_swap, safe)"
                 )),
             },
         }
@@ -991,9 +1045,16 @@ impl Engine {
                 let d = parse_number(name, value, 0, 1000)?;
                 p.max_depth = (d > 0).then_some(d as u32);
             }
-            "threads" => p.threads = parse_number(name, value, 0, 1024)?,
+            "threads" => {
+                p.threads = if self.safe {
+                    let cores = crate::search::thread_count(0);
+                    parse_number_why(name, value, (0, cores), " in safe mode: one per core")?
+                } else {
+                    parse_number(name, value, 0, 1024)?
+                }
+            }
             "tt_mb" => {
-                p.tt_mb = parse_number(name, value, 1, MAX_TABLE_MIB)?;
+                p.tt_mb = self.table_size(name, value)?;
                 crate::memory::check_table(p.tt_mb, "transposition table")?;
             }
             "width" => p.width = parse_number(name, value, 0, crate::board::MAX_CELLS)?,
@@ -1054,11 +1115,21 @@ fn parse_bool(value: &str) -> Result<bool, String> {
 }
 
 fn parse_number(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
+    parse_number_why(name, value, (min, max), "")
+}
+
+/// [`parse_number`] with a note on why the bounds are what they are.
+fn parse_number_why(
+    name: &str,
+    value: &str,
+    (min, max): (usize, usize),
+    why: &str,
+) -> Result<usize, String> {
     value
         .parse::<usize>()
         .ok()
         .filter(|v| (min..=max).contains(v))
-        .ok_or_else(|| format!("invalid {name}: {value} (expected {min} to {max})"))
+        .ok_or_else(|| format!("invalid {name}: {value} (expected {min} to {max}{why})"))
 }
 
 #[cfg(test)]

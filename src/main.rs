@@ -35,6 +35,11 @@ struct Cli {
     /// Playing strength: easy, medium, hard or max.
     #[arg(long, default_value_t = Level::default())]
     level: Level,
+    /// Safe mode, for input from untrusted sources (a bot relaying a game
+    /// server): no command reads or writes files, `tt_mb` parameters are
+    /// capped at 1024 MiB and `threads` at the number of cores.
+    #[arg(long)]
+    safe: bool,
     /// Log level on stderr (error, warn, info, debug, trace); overrides RUST_LOG.
     #[arg(long, value_name = "LEVEL")]
     log: Option<log::LevelFilter>,
@@ -92,7 +97,10 @@ fn main() -> ExitCode {
         level: cli.level,
         ..SearchParams::default()
     };
-    let engine = Engine::new(params, Duration::from_secs_f64(cli.max_time));
+    let mut engine = Engine::new(params, Duration::from_secs_f64(cli.max_time));
+    if cli.safe {
+        engine.set_safe();
+    }
     let stdin = io::BufReader::new(io::stdin());
     match ferrohex::htp::driver::run(engine, stdin, io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,9 +24,11 @@
 //! arguments, an unreadable file, or an engine that cannot be started, set
 //! up, or told the board size.
 
-pub(crate) mod client;
+pub mod client;
 mod record;
 mod referee;
+
+pub use referee::parse_move;
 mod stats;
 mod summary;
 

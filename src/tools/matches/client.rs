@@ -7,7 +7,7 @@
 //! time limit without blocking on a read. The engine runs in a process
 //! group of its own, so killing it also ends whatever `sh -c` started.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -57,11 +57,58 @@ impl std::fmt::Display for HtpError {
     }
 }
 
-enum Event {
+/// What an engine's output holds, answer by answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
     /// The lines of one answer, without the closing empty line.
     Answer(Vec<String>),
+    /// More than [`MAX_ANSWER_BYTES`] without an empty line: the engine is
+    /// broken, and nothing after it is read.
+    Oversized,
     /// End of the engine's output.
     Eof,
+}
+
+/// The most of one answer a controller keeps. An engine that writes more
+/// without ending its answer (a runaway line, no newline at all) is
+/// treated as broken instead of growing the controller's memory.
+pub const MAX_ANSWER_BYTES: usize = 4 << 20;
+
+/// Splits an engine's output into [`Event`]s, handing each to `send` until
+/// it returns false. Lines are decoded lossily and lose their line ends;
+/// the last event is [`Event::Eof`] or [`Event::Oversized`].
+pub fn read_events(mut reader: impl BufRead, mut send: impl FnMut(Event) -> bool) {
+    let mut lines: Vec<String> = Vec::new();
+    let mut size = 0usize;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let room = (MAX_ANSWER_BYTES - size) as u64 + 1;
+        match (&mut reader).take(room).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => {
+                if !lines.is_empty() && !send(Event::Answer(std::mem::take(&mut lines))) {
+                    return;
+                }
+                send(Event::Eof);
+                return;
+            }
+            Ok(n) => size += n,
+        }
+        if size > MAX_ANSWER_BYTES {
+            send(Event::Oversized);
+            return;
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim_end_matches(['\n', '\r']);
+        if line.trim().is_empty() {
+            size = 0;
+            if !lines.is_empty() && !send(Event::Answer(std::mem::take(&mut lines))) {
+                return;
+            }
+        } else {
+            lines.push(line.to_string());
+        }
+    }
 }
 
 /// A running HTP engine.
@@ -92,33 +139,7 @@ impl Engine {
         let stdin = child.stdin.take();
         let (tx, events) = mpsc::channel();
         thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut lines: Vec<String> = Vec::new();
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => {
-                        if !lines.is_empty() {
-                            let _ = tx.send(Event::Answer(std::mem::take(&mut lines)));
-                        }
-                        let _ = tx.send(Event::Eof);
-                        return;
-                    }
-                    Ok(_) => {}
-                }
-                let line = String::from_utf8_lossy(&buf);
-                let line = line.trim_end_matches(['\n', '\r']);
-                if line.trim().is_empty() {
-                    if !lines.is_empty()
-                        && tx.send(Event::Answer(std::mem::take(&mut lines))).is_err()
-                    {
-                        return;
-                    }
-                } else {
-                    lines.push(line.to_string());
-                }
-            }
+            read_events(BufReader::new(stdout), |event| tx.send(event).is_ok());
         });
         Ok(Engine {
             command: command.to_string(),
@@ -179,6 +200,7 @@ impl Engine {
         if let Ok(event) = self.events.try_recv() {
             return match event {
                 Event::Answer(lines) => Err(HtpError::Malformed(lines.join("\n"))),
+                Event::Oversized => Err(oversized()),
                 Event::Eof => Err(HtpError::Dead(self.exit_status())),
             };
         }
@@ -205,6 +227,7 @@ impl Engine {
         };
         match event {
             Event::Answer(lines) => parse_answer(&lines),
+            Event::Oversized => Err(oversized()),
             Event::Eof => Err(HtpError::Dead(self.exit_status())),
         }
     }
@@ -296,6 +319,13 @@ pub fn parse_answer(lines: &[String]) -> Result<Answer, HtpError> {
     })
 }
 
+fn oversized() -> HtpError {
+    HtpError::Malformed(format!(
+        "an answer of more than {} MiB",
+        MAX_ANSWER_BYTES >> 20
+    ))
+}
+
 /// `s` quoted for `sh`, so that a path with spaces or quotes survives.
 pub fn shell_quote(s: &str) -> String {
     if !s.is_empty()
@@ -367,5 +397,49 @@ mod tests {
         e.restart().unwrap();
         assert!(e.send("name", None).unwrap().ok);
         assert!(matches!(e.send("die", None), Err(HtpError::Dead(_))));
+    }
+
+    fn events(bytes: &[u8]) -> Vec<Event> {
+        let mut out = Vec::new();
+        read_events(bytes, |e| {
+            out.push(e);
+            true
+        });
+        out
+    }
+
+    #[test]
+    fn output_splits_into_answers_at_empty_lines() {
+        let a = |v: &[&str]| Event::Answer(lines(v));
+        assert_eq!(
+            events(b"= a\r\n\r\n= b\nc\n \n\n\n? d"),
+            [a(&["= a"]), a(&["= b", "c"]), a(&["? d"]), Event::Eof]
+        );
+        assert_eq!(events(b""), [Event::Eof]);
+        // Invalid UTF-8 is kept, replaced.
+        assert_eq!(events(b"= \xff\n\n"), [a(&["= \u{fffd}"]), Event::Eof]);
+    }
+
+    #[test]
+    fn a_runaway_answer_is_cut_off_not_kept() {
+        let long = vec![b'x'; MAX_ANSWER_BYTES + 10];
+        assert_eq!(events(&long), [Event::Oversized]);
+        // The limit is per answer: many answers may add up to more.
+        let mut many = Vec::new();
+        for _ in 0..3 {
+            many.extend(vec![b'y'; MAX_ANSWER_BYTES / 2]);
+            many.extend(b"\n\n");
+        }
+        assert_eq!(events(&many).len(), 4);
+        // An engine that never ends its line breaks, and the controller
+        // goes on.
+        let mut e = Engine::start("read l; yes = | tr -d '\\n'").unwrap();
+        let r = e.send("name", Some(Duration::from_secs(20)));
+        assert!(
+            matches!(&r, Err(HtpError::Malformed(m)) if m.contains("more than 4 MiB")),
+            "{r:?}"
+        );
+        assert!(e.is_broken());
+        e.kill();
     }
 }
