@@ -1023,6 +1023,7 @@ impl Engine {
                 format!("[bool] knowledge {}", p.knowledge as u8),
                 format!("[string] endgame_empty_pct {}", p.endgame_empty_pct),
                 format!("[bool] connection_search {}", p.connection_search as u8),
+                format!("[bool] opening_centre {}", p.opening_centre as u8),
                 format!("[bool] resign {}", p.resign as u8),
                 format!("[bool] use_guifx {}", self.use_guifx as u8),
             ]
@@ -1068,9 +1069,10 @@ impl Engine {
             "knowledge" => p.knowledge = parse_bool(value)?,
             "endgame_empty_pct" => p.endgame_empty_pct = parse_number(name, value, 0, 100)?,
             "connection_search" => p.connection_search = parse_bool(value)?,
+            "opening_centre" => p.opening_centre = parse_bool(value)?,
             _ => {
                 return Err(format!(
-                    "unknown parameter: {name} (param_ferrohex knows max_time, max_depth, threads, tt_mb, level, eval, width, knowledge, endgame_empty_pct, connection_search, resign, use_guifx)"
+                    "unknown parameter: {name} (param_ferrohex knows max_time, max_depth, threads, tt_mb, level, eval, width, knowledge, endgame_empty_pct, connection_search, opening_centre, resign, use_guifx)"
                 ));
             }
         }

@@ -331,9 +331,9 @@ fn param_game_lists_and_sets_allow_swap() {
     let a = session(
         "param_game\nparam_game allow_swap 1\nparam_game\nparam_game allow_swap 2\nparam_game colour blue\nparam_game allow_swap\n",
     );
-    assert_eq!(a[0], "= [bool] allow_swap 0");
+    assert_eq!(a[0], "= [bool] allow_swap 0\n[bool] safe 0");
     assert_eq!(a[1], "=");
-    assert_eq!(a[2], "= [bool] allow_swap 1");
+    assert_eq!(a[2], "= [bool] allow_swap 1\n[bool] safe 0");
     assert!(a[3].contains("invalid value"));
     assert!(a[4].contains("unknown parameter"));
     assert!(a[5].contains("wrong number of arguments"));

@@ -190,6 +190,10 @@ pub struct SearchParams {
     /// distance search and the endgame search
     /// (`param_ferrohex connection_search 0|1`).
     pub connection_search: bool,
+    /// At levels hard and max, the first moves of a game keep to the
+    /// board's centre ([`opening_region`]; `param_ferrohex opening_centre
+    /// 0|1`).
+    pub opening_centre: bool,
 }
 
 impl Default for SearchParams {
@@ -205,6 +209,7 @@ impl Default for SearchParams {
             knowledge: true,
             endgame_empty_pct: DEFAULT_ENDGAME_EMPTY_PCT,
             connection_search: true,
+            opening_centre: true,
         }
     }
 }
@@ -650,6 +655,13 @@ impl Searcher {
         }
         if any_open(&moves) {
             moves.retain(|c| !excluded.contains(*c));
+        }
+        if params.opening_centre
+            && matches!(params.level, Level::Hard | Level::Max)
+            && let Some(region) = opening_region(pos)
+            && moves.iter().any(|&c| region.contains(c))
+        {
+            moves.retain(|&c| region.contains(c));
         }
         if root_kn
             && params.connection_search
@@ -1230,6 +1242,39 @@ pub fn time_budget(time: &TimeControl, empties: usize, level: Level) -> Duration
         .max(Duration::from_millis(5))
 }
 
+/// The cells the root keeps to in the opening: those within 2 cells of the
+/// centre while at most 2 stones are on the board, within 3 with 3 stones
+/// (on 11x11; in proportion to the board's shorter side elsewhere); `None`
+/// later, or on boards under 7 cells a side.
+///
+/// On a nearly empty board the resistance sees little beyond its
+/// horizon: its best moves are often next to the mover's own edge, where
+/// templates connect a stone at once (after `a2`, `b10` and `c9`), which
+/// strong players and opening books do not play. Wolve's opening book on
+/// 11x11 answers within 2 cells of the centre in 183 of its 192 one-stone
+/// positions and 203 of 228 two-stone ones, within 3 in 179 of 192
+/// three-stone ones. Moves the position forces (the mustplay) are kept
+/// when none of them is central.
+pub fn opening_region(pos: &Position) -> Option<CellSet> {
+    let g = pos.geometry();
+    let side = g.width().min(g.height());
+    let stones = pos.num_stones();
+    if side < 7 || stones > 3 {
+        return None;
+    }
+    let radius = if stones <= 2 { 2 } else { 3 };
+    let radius = (radius * side / 11).max(1) as i32;
+    // `centre_key` measures in doubled steps; an even side has no central
+    // cell, so its distances are odd.
+    let limit = 2 * radius + i32::from(g.width() % 2 == 0 || g.height() % 2 == 0);
+    Some(
+        pos.empty_cells()
+            .iter()
+            .filter(|&c| centre_key(pos, c).0 <= limit)
+            .collect(),
+    )
+}
+
 /// Closeness to the board's centre as a tie-break key (smaller = closer),
 /// then the cell index, so ties resolve the same way every time.
 fn centre_key(pos: &Position, cell: Cell) -> (i32, usize) {
@@ -1678,6 +1723,64 @@ mod tests {
             ..t
         };
         assert!(time_budget(&t, 121, Level::Hard) <= Duration::from_millis(40));
+    }
+
+    #[test]
+    fn the_opening_keeps_to_the_centre() {
+        let names = |p: &Position, set: CellSet| -> Vec<String> {
+            set.iter().map(|c| p.geometry().name(c)).collect()
+        };
+        let p = pos_from(11, &["a2"], &[]);
+        let region = opening_region(&p).unwrap();
+        // Within two cells of f6: 1 + 6 + 12.
+        assert_eq!(region.len(), 19, "{:?}", names(&p, region));
+        for c in ["f6", "d8", "h4", "e6", "g4", "d7"] {
+            assert!(region.contains(cell(&p, c)), "{c}");
+        }
+        for c in ["d4", "h8", "b10", "c9", "f3"] {
+            assert!(!region.contains(cell(&p, c)), "{c}");
+        }
+        // Three stones: within three, less the stones on it.
+        let p = pos_from(11, &["a2", "e7"], &["f6"]);
+        assert_eq!(opening_region(&p).unwrap().len(), 37 - 2);
+        assert!(opening_region(&pos_from(11, &["a2", "e7"], &["f6", "g5"])).is_none());
+        // Other sizes in proportion; none on small boards.
+        assert_eq!(opening_region(&pos_from(9, &["a1"], &[])).unwrap().len(), 7);
+        assert_eq!(
+            opening_region(&pos_from(13, &["a1"], &[])).unwrap().len(),
+            19
+        );
+        assert_eq!(opening_region(&pos_from(10, &[], &[])).unwrap().len(), 10);
+        assert!(opening_region(&pos_from(6, &[], &[])).is_none());
+
+        // The search answers an edge opening near the centre, and only
+        // when asked to.
+        let p = pos_from(11, &["a2"], &[]);
+        let region = opening_region(&p).unwrap();
+        let params = SearchParams {
+            threads: 1,
+            max_depth: Some(2),
+            ..SearchParams::default()
+        };
+        let mut s = Searcher::new(&params);
+        let stop = AtomicBool::new(false);
+        let time = TimeControl {
+            max_time: Duration::from_secs(30),
+            time_left: None,
+            stones_left: None,
+        };
+        let out = s.search(&p, Color::White, &params, &time, &stop, &mut |_| {});
+        let Decision::Move(m) = out.decision else {
+            panic!("{:?}", out.decision)
+        };
+        assert!(region.contains(m), "{}", p.geometry().name(m));
+        assert!(out.ranked.iter().all(|&c| region.contains(c)));
+        let free = SearchParams {
+            opening_centre: false,
+            ..params
+        };
+        let out = s.search(&p, Color::White, &free, &time, &stop, &mut |_| {});
+        assert!(out.ranked.iter().any(|&c| !region.contains(c)));
     }
 
     #[test]
