@@ -276,6 +276,24 @@ fn shards_merge_to_the_totals_of_one_run() {
         from_shards.iter().map(strip).collect::<Vec<_>>(),
         from_one.iter().map(strip).collect::<Vec<_>>()
     );
+    // A match with another seed holds other games: merged with the first,
+    // all twelve count.
+    let other = dir.join("other.jsonl");
+    let (_, code) = run_match(
+        &[
+            &[a.as_str(), b.as_str()],
+            &base[..4],
+            &["--seed", "4", "--results", other.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, Some(0));
+    let (both, _) = run_match(&[
+        "--summarize",
+        whole.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ]);
+    assert!(both.starts_with("12 games on 4x4,"), "{both}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -240,6 +240,7 @@ fn schedule(
     (0..total)
         .map(|i| GameSpec {
             index: i,
+            seed,
             opening: if openings.is_empty() {
                 Vec::new()
             } else {
@@ -349,7 +350,9 @@ fn summarize(args: &Args) -> Result<(), String> {
                 continue;
             }
             let r = GameRecord::from_json(line).map_err(|e| format!("{file}:{}: {e}", n + 1))?;
-            if !seen.insert(r.game) {
+            // Shards of one match share its schedule; matches with other
+            // seeds are other games.
+            if !seen.insert((r.seed, r.game)) {
                 eprintln!(
                     "ferrohex match: {file}:{}: game {} was already read; skipped",
                     n + 1,

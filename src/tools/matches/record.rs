@@ -100,6 +100,8 @@ impl MoveTimes {
 pub struct GameRecord {
     /// Position in the match's schedule, from 0.
     pub game: usize,
+    /// The `--seed` of the match's schedule (absent: file order).
+    pub seed: Option<u64>,
     pub names: [String; 2],
     /// `WxH`.
     pub size: String,
@@ -137,6 +139,10 @@ impl GameRecord {
             let _ = write!(s, "{}:{value}", quote(key));
         };
         field("game", self.game.to_string());
+        if let Some(seed) = self.seed {
+            // A string: a JSON number read as a double would round it.
+            field("seed", quote(&seed.to_string()));
+        }
         field("engine1", quote(&self.names[0]));
         field("engine2", quote(&self.names[1]));
         field("size", quote(&self.size));
@@ -196,6 +202,14 @@ impl GameRecord {
         let reason = text("reason")?;
         Ok(GameRecord {
             game: count("game")?,
+            seed: match obj.get("seed") {
+                None => None,
+                Some(Value::Str(s)) => Some(
+                    s.parse()
+                        .map_err(|_| format!("field \"seed\" is {s:?}, not a seed"))?,
+                ),
+                Some(_) => return Err("field \"seed\" is not a string".into()),
+            },
             names: [text("engine1")?, text("engine2")?],
             size: text("size")?,
             opening: text("opening")?,
@@ -396,6 +410,7 @@ mod tests {
     fn sample() -> GameRecord {
         GameRecord {
             game: 7,
+            seed: Some(u64::MAX),
             names: ["ferrohex \"a\"".into(), "wolve\\b".into()],
             size: "7x7".into(),
             opening: "a1 b2".into(),

@@ -54,6 +54,8 @@ impl Rules {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSpec {
     pub index: usize,
+    /// The `--seed` the schedule was shuffled with.
+    pub seed: Option<u64>,
     /// Opening moves, Black first, as written in the openings file.
     pub opening: Vec<String>,
     /// Which engine (0 for the first, 1 for the second) plays Black.
@@ -182,6 +184,7 @@ pub fn play_game(
     Ok(Played {
         record: GameRecord {
             game: spec.index,
+            seed: spec.seed,
             names: names.clone(),
             size: rules.size_name(),
             opening: spec.opening.join(" "),
@@ -400,6 +403,7 @@ mod tests {
         let names = ["one".to_string(), "two".to_string()];
         let spec = GameSpec {
             index: 3,
+            seed: None,
             opening: Vec::new(),
             black: 1,
         };

@@ -215,6 +215,7 @@ mod tests {
     ) -> GameRecord {
         GameRecord {
             game,
+            seed: None,
             names: ["a".into(), "b".into()],
             size: "4x4".into(),
             opening: String::new(),
