@@ -1266,7 +1266,7 @@ pub fn opening_region(pos: &Position) -> Option<CellSet> {
     let radius = (radius * side / 11).max(1) as i32;
     // `centre_key` measures in doubled steps; an even side has no central
     // cell, so its distances are odd.
-    let limit = 2 * radius + i32::from(g.width() % 2 == 0 || g.height() % 2 == 0);
+    let limit = 2 * radius + i32::from(g.width().is_multiple_of(2) || g.height().is_multiple_of(2));
     Some(
         pos.empty_cells()
             .iter()
