@@ -262,10 +262,6 @@ impl Engine {
         self.safe = true;
     }
 
-    pub fn is_safe(&self) -> bool {
-        self.safe
-    }
-
     /// Refuses `what` on `path` in safe mode.
     fn file_access(&self, what: &str, path: &str) -> Result<(), String> {
         if self.safe {
