@@ -27,10 +27,10 @@
 pub mod client;
 mod record;
 mod referee;
-
-pub use referee::parse_move;
 mod stats;
 mod summary;
+
+pub use referee::parse_move;
 
 /// Prints a line of the report; a closed standard output (`| head`) is not
 /// an error worth a panic.
