@@ -2,12 +2,12 @@
 //! boards, shards merged with --summarize, and fake engines written in sh
 //! that play illegal moves, answer garbage, crash or stall.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn binary() -> &'static str {
-    env!("CARGO_BIN_EXE_ferrohex")
-}
+use common::binary;
 
 /// ferrohex as an engine for a match: one thread, very short moves.
 fn ferrohex() -> String {
@@ -25,12 +25,8 @@ fn run_match(args: &[&str]) -> (String, Option<i32>) {
     (format!("{stdout}{stderr}"), out.status.code())
 }
 
-/// A fresh folder for files a test writes.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ferrohex-match-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("match-{name}"))
 }
 
 /// Writes a fake engine script into `dir`; returns the command to run it.

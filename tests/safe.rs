@@ -4,15 +4,7 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{data, session_with};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ferrohex-safe-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+use common::{data, scratch_dir, session_with};
 
 /// The commands that read or write files.
 fn file_commands(sgf_in: &str, sgf_out: &str, svg_out: &str, board_in: &str) -> String {
@@ -24,7 +16,8 @@ fn safe_mode_touches_no_file_and_play_goes_on() {
     let sgf_in = data("sgf/opening/5x5a3.sgf");
     let board_in = data("diagrams/connect-empty.txt");
     assert!(sgf_in.exists() && board_in.exists(), "test data");
-    let (sgf_out, svg_out) = (scratch("out.sgf"), scratch("out.svg"));
+    let dir = scratch_dir("safe-files");
+    let (sgf_out, svg_out) = (dir.join("out.sgf"), dir.join("out.svg"));
     let files = file_commands(
         sgf_in.to_str().unwrap(),
         sgf_out.to_str().unwrap(),
@@ -58,7 +51,7 @@ fn safe_mode_touches_no_file_and_play_goes_on() {
     let a = session_with(&[], &format!("boardsize 5\nplay b c3\n{files}"));
     assert!(a.iter().all(|x| x.starts_with('=')), "{a:?}");
     assert!(sgf_out.exists() && svg_out.exists());
-    let _ = std::fs::remove_dir_all(sgf_out.parent().unwrap());
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -101,7 +94,8 @@ fn safe_mode_caps_tables_and_threads() {
 
 #[test]
 fn a_bot_can_turn_safe_mode_on_but_nobody_can_turn_it_off() {
-    let out = scratch("late.sgf");
+    let dir = scratch_dir("safe-late");
+    let out = dir.join("late.sgf");
     let input = format!(
         "param_game\nprintsgf {0}\nparam_game safe 1\nparam_game safe 0\nprintsgf {0}\nparam_game\n",
         out.display()
@@ -120,4 +114,5 @@ fn a_bot_can_turn_safe_mode_on_but_nobody_can_turn_it_off() {
     );
     assert!(!out.exists(), "no file after safe mode went on");
     assert!(a[5].contains("[bool] safe 1"), "{}", a[5]);
+    let _ = std::fs::remove_dir_all(dir);
 }

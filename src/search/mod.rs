@@ -1244,8 +1244,8 @@ pub fn time_budget(time: &TimeControl, empties: usize, level: Level) -> Duration
 
 /// The cells the root keeps to in the opening: those within 2 cells of the
 /// centre while at most 2 stones are on the board, within 3 with 3 stones
-/// (on 11x11; in proportion to the board's shorter side elsewhere, rounded); `None`
-/// later, or on boards under 10 cells a side.
+/// (on 11x11; in proportion to the board's shorter side elsewhere,
+/// rounded); `None` later, or on boards under 10 cells a side.
 ///
 /// On a nearly empty board the resistance sees little beyond its
 /// horizon: its best moves are often next to the mover's own edge, where

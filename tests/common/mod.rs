@@ -17,6 +17,15 @@ pub fn data(rel: &str) -> PathBuf {
         .join(rel)
 }
 
+/// A fresh folder for files a test writes, its own per `name` and process
+/// (tests of one file run in parallel).
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrohex-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Runs the binary with exactly `args`, `input` on its stdin, and returns
 /// its whole output.
 pub fn run_with(args: &[&str], input: &[u8]) -> Output {
