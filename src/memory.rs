@@ -88,19 +88,49 @@ pub fn check_table(mib: usize, what: &str) -> Result<(), String> {
     }
 }
 
-/// A vector of `n` copies of `make()`, or a message when the memory
-/// cannot be had.
-pub fn try_vec<T>(n: usize, make: impl Fn() -> T, what: &str) -> Result<Vec<T>, String> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| {
+/// Types whose all-zero bytes are a valid value (the empty entry of a
+/// table), so that [`try_zeroed_vec`] can take them from the allocator's
+/// zeroed pages.
+///
+/// # Safety
+/// Every field must be an integer (plain or atomic) or an array of such;
+/// no references, no niches, no `bool`s or enums.
+pub unsafe trait Zeroed: Sized {}
+
+/// A vector of `n` all-zero values, or a message when the memory cannot be
+/// had. The memory comes zeroed from the allocator, which for a large table
+/// means pages the system maps only when first written: a table costs
+/// resident memory as it fills, and a new engine starts at once.
+pub fn try_zeroed_vec<T: Zeroed>(n: usize, what: &str) -> Result<Vec<T>, String> {
+    let refuse = || {
         format!(
             "cannot allocate {} MiB for the {what}",
-            (n as u64 * std::mem::size_of::<T>() as u64).div_ceil(MIB)
+            (n as u64)
+                .saturating_mul(std::mem::size_of::<T>() as u64)
+                .div_ceil(MIB)
         )
-    })?;
-    v.extend((0..n).map(|_| make()));
-    Ok(v)
+    };
+    if n == 0 || std::mem::size_of::<T>() == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| refuse())?;
+    // SAFETY: the layout's size is not zero (checked above); a null answer
+    // is handled. The memory is zeroed, which `T: Zeroed` promises is a
+    // valid `T`, and it was allocated by the global allocator with `T`'s
+    // layout for `n` elements, which is what `Vec::from_raw_parts` needs.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut T;
+        if p.is_null() {
+            return Err(refuse());
+        }
+        Ok(Vec::from_raw_parts(p, n, n))
+    }
 }
+
+// SAFETY: integers.
+unsafe impl Zeroed for u64 {}
+// SAFETY: atomic integers, whose zero bytes are the value 0.
+unsafe impl Zeroed for [std::sync::atomic::AtomicU64; 2] {}
 
 #[cfg(test)]
 mod tests {
@@ -117,7 +147,17 @@ mod tests {
 
     #[test]
     fn an_impossible_vector_is_an_error() {
-        let r = try_vec(usize::MAX / 16, || 0u64, "test table");
+        let r = try_zeroed_vec::<u64>(usize::MAX / 16, "test table");
         assert!(r.unwrap_err().contains("cannot allocate"));
+    }
+
+    #[test]
+    fn a_zeroed_vector_is_zero_and_usable() {
+        let mut v = try_zeroed_vec::<u64>(1 << 16, "test table").unwrap();
+        assert_eq!(v.len(), 1 << 16);
+        assert!(v.iter().all(|&x| x == 0));
+        v[12345] = 7;
+        v.push(1);
+        assert_eq!(v.iter().sum::<u64>(), 8);
     }
 }

@@ -167,12 +167,8 @@ impl Tt {
         } else {
             want.next_power_of_two() / 2
         };
-        let slots = crate::memory::try_vec(
-            entries,
-            || [AtomicU64::new(0), AtomicU64::new(0)],
-            "transposition table",
-        )?
-        .into_boxed_slice();
+        let slots =
+            crate::memory::try_zeroed_vec(entries, "transposition table")?.into_boxed_slice();
         Ok(Tt {
             slots,
             mask: entries - 1,

@@ -28,7 +28,7 @@ pub fn key(hash: u64, to_move: Color) -> u64 {
 /// No move recorded.
 pub const NO_MOVE: u16 = u16::MAX;
 
-/// One stored position.
+/// One stored position; all zeros is the empty slot (`Entry::default()`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry {
     pub key: u64,
@@ -61,6 +61,10 @@ impl Entry {
     }
 }
 
+// SAFETY: integers only (key, numbers, move, proof set); zero is the
+// empty entry `Entry::default()`.
+unsafe impl crate::memory::Zeroed for Entry {}
+
 const BUCKET: usize = 4;
 
 pub struct Table {
@@ -92,7 +96,7 @@ impl Table {
             buckets
         };
         Ok(Table {
-            entries: crate::memory::try_vec(buckets * BUCKET, Entry::default, "solver's table")?,
+            entries: crate::memory::try_zeroed_vec(buckets * BUCKET, "solver's table")?,
             mask: buckets - 1,
             used: 0,
         })
