@@ -124,3 +124,253 @@ fn self_play_soak() {
         );
     }
 }
+
+/// An opponent engine for [`anchor_soak`]: its command and the set-up that
+/// gives it `secs` a move.
+fn anchor(dir: &str, which: usize, secs: f64) -> (String, String, Vec<String>) {
+    if which == 0 {
+        (
+            "Wolve".into(),
+            format!("{dir}/benzene/wolve --quiet --use-logfile 0"),
+            vec![format!("param_wolve max_time {secs}")],
+        )
+    } else {
+        (
+            "MoHex".into(),
+            format!("{dir}/benzene/mohex --quiet --use-logfile 0"),
+            vec![
+                format!("param_mohex max_time {secs}"),
+                "param_mohex num_threads 1".into(),
+            ],
+        )
+    }
+}
+
+/// Sets `opp` to the referee's position by plain moves (after a swap the
+/// mirrored White stone is its first move: Benzene keeps a swapped stone
+/// Black with White to move, the same game seen in a mirror, so `swap-pieces`
+/// itself would leave the two engines on different boards).
+fn replay(opp: &mut Client, game: &Game) -> bool {
+    let size = game.geometry().width();
+    if !opp
+        .send(&format!("boardsize {size}"), Some(ANCHOR_SLOW))
+        .is_ok_and(|a| a.ok)
+    {
+        return false;
+    }
+    let stones: Vec<(Color, String)> = game
+        .position()
+        .placed()
+        .map(|(color, c)| (color, game.geometry().name(c)))
+        .collect();
+    stones.iter().all(|(color, cell)| {
+        let c = if *color == Color::Black { "b" } else { "w" };
+        opp.send(&format!("play {c} {cell}"), Some(ANCHOR_SLOW))
+            .is_ok_and(|a| a.ok)
+    })
+}
+
+use ferrohex::tools::matches::client::Engine as Client;
+/// How long an anchor may take over anything but `genmove`.
+const ANCHOR_SLOW: Duration = Duration::from_secs(30);
+
+/// A soak against Wolve and MoHex (`../shared/anchors`, installed by its
+/// `setup.sh`): `FERROHEX_ANCHORS=~/.cache/hex-anchors
+/// FERROHEX_SOAK_GAMES=200 cargo test --release --test soak -- --ignored
+/// --nocapture anchor_soak`. Games on 9x9, 11x11 and 13x13 at 0.2 to 1 s a
+/// move, the swap rule on, with `# interrupt` and `undo` mixed in; every
+/// answer of ferrohex is checked by the referee, held to the move's time
+/// plus 50 ms, and its resident memory to no growth after warm-up. An
+/// anchor that crashes (they do, in positions their solver has proved
+/// lost) or resigns loses the game and is restarted.
+#[test]
+#[ignore = "needs the reference engines: set FERROHEX_ANCHORS"]
+fn anchor_soak() {
+    let dir = std::env::var("FERROHEX_ANCHORS").expect("FERROHEX_ANCHORS: the anchors' folder");
+    let games: usize = std::env::var("FERROHEX_SOAK_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let mut e = Engine::start(&["--threads", "1", "--tt-mb", "64"]);
+    let pid = e.child.id();
+    assert_eq!(e.ask("param_game allow_swap 1"), "=");
+    let mut rng = Rng(0x5eed_0000_0000_00a7 ^ games as u64);
+    let mut t = Tally::default();
+    let (mut swaps, mut opponent_losses, mut ferrohex_wins) = (0, 0, 0);
+    let mut rss_after_warmup = None;
+    for g in 0..games {
+        let size = [9, 11, 13][rng.below(3)];
+        let secs = [0.2, 0.2, 0.3, 0.5, 1.0][rng.below(5)];
+        let budget = Duration::from_secs_f64(secs);
+        let allowed = budget + Duration::from_millis(50);
+        let (name, cmd, setup) = anchor(&dir, g % 4 / 2, secs);
+        let mut opp = Client::start(&cmd).expect("start the anchor");
+        for line in setup
+            .iter()
+            .chain(std::iter::once(&"param_game allow_swap 1".to_string()))
+        {
+            assert!(
+                opp.send(line, Some(ANCHOR_SLOW)).is_ok_and(|a| a.ok),
+                "{name}: {line}"
+            );
+        }
+        assert_eq!(e.ask(&format!("boardsize {size}")), "=");
+        assert_eq!(e.ask(&format!("param_ferrohex max_time {secs}")), "=");
+        let mut referee = Game::new(size, size).unwrap();
+        referee.allow_swap = true;
+        assert!(replay(&mut opp, &referee));
+        let ours = if g % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut forfeit = None;
+        while referee.winner().is_none() && forfeit.is_none() {
+            let color = referee.to_move();
+            let cname = if color == Color::Black { "b" } else { "w" };
+            if color == ours {
+                let start = Instant::now();
+                e.send(&format!("genmove {cname}"));
+                if rng.below(8) == 0 {
+                    std::thread::sleep(budget.mul_f64(rng.below(100) as f64 / 200.0));
+                    e.send("# interrupt");
+                    t.interrupts += 1;
+                }
+                let answer = e.answer();
+                let took = start.elapsed();
+                t.worst = t.worst.max(took);
+                if took > allowed {
+                    t.late += 1;
+                    eprintln!(
+                        "late: {took:?} of {budget:?} on {size}x{size} after {} moves",
+                        referee.num_moves()
+                    );
+                }
+                let mv = answer
+                    .strip_prefix("= ")
+                    .and_then(|a| ferrohex::tools::matches::parse_move(&referee, a));
+                let legal = mv.is_some_and(|m| referee.play(color, m).is_ok());
+                if !legal {
+                    t.illegal += 1;
+                    eprintln!("illegal answer {answer:?} in game {g}");
+                    break;
+                }
+                t.moves += 1;
+                if mv == Some(Move::Swap) {
+                    swaps += 1;
+                }
+                let told = if mv == Some(Move::Swap) {
+                    replay(&mut opp, &referee)
+                } else {
+                    let cell = answer.trim_start_matches("= ").to_string();
+                    opp.send(&format!("play {cname} {cell}"), Some(ANCHOR_SLOW))
+                        .is_ok_and(|a| a.ok)
+                };
+                if !told {
+                    forfeit = Some(format!("{name} refused or died on our move {answer}"));
+                }
+            } else {
+                let limit = budget * 4 + Duration::from_secs(5);
+                let answer = opp.send(&format!("genmove {cname}"), Some(limit));
+                let mv = match &answer {
+                    Ok(a) if a.ok => ferrohex::tools::matches::parse_move(&referee, &a.text),
+                    _ => None,
+                };
+                match mv {
+                    Some(m) if referee.play(color, m).is_ok() => {
+                        if m == Move::Swap {
+                            swaps += 1;
+                            // Our own swap code: the same position as the
+                            // referee's.
+                            assert_eq!(e.ask("play w swap-pieces"), "=");
+                            // The anchor's board: the mirrored stone.
+                            if !replay(&mut opp, &referee) {
+                                forfeit = Some(format!("{name} died after its swap"));
+                            }
+                        } else {
+                            let cell = referee.geometry().name(referee.last_move_cell().unwrap());
+                            assert_eq!(e.ask(&format!("play {cname} {cell}")), "=", "{cell}");
+                        }
+                    }
+                    _ => forfeit = Some(format!("{name}: {answer:?}")),
+                }
+            }
+            // Take back the last two moves now and then (not the swap).
+            if forfeit.is_none()
+                && referee.winner().is_none()
+                && referee.num_moves() > 4
+                && rng.below(12) == 0
+            {
+                for _ in 0..2 {
+                    assert_eq!(e.ask("undo"), "=");
+                    referee.undo().unwrap();
+                    if !opp.send("undo", Some(ANCHOR_SLOW)).is_ok_and(|a| a.ok) {
+                        forfeit = Some(format!("{name} refused undo"));
+                    }
+                }
+                t.undos += 1;
+            }
+        }
+        if let Some(why) = &forfeit {
+            opponent_losses += 1;
+            ferrohex_wins += 1;
+            eprintln!("game {g}: {name} forfeits ({why})");
+        } else if t.illegal == 0 {
+            let expect = match referee.winner() {
+                Some(Color::Black) => "= B+",
+                _ => "= W+",
+            };
+            assert_eq!(
+                e.ask("final_score"),
+                expect,
+                "engine and referee agree on the winner"
+            );
+            if referee.winner() == Some(ours) {
+                ferrohex_wins += 1;
+            }
+        } else {
+            break;
+        }
+        opp.shutdown(Duration::from_secs(2));
+        t.games += 1;
+        eprintln!(
+            "game {g}: {size}x{size}, {secs} s, ferrohex {} against {name}: {} after {} moves; {ferrohex_wins} of {} won, rss {:?} KiB",
+            if ours == Color::Black {
+                "black"
+            } else {
+                "white"
+            },
+            match forfeit {
+                Some(_) => "forfeit".to_string(),
+                None => format!("{:?} wins", referee.winner().unwrap()),
+            },
+            referee.num_moves(),
+            t.games,
+            rss_kib(pid)
+        );
+        if g == games / 10 {
+            rss_after_warmup = rss_kib(pid);
+        }
+    }
+    let rss_end = rss_kib(pid);
+    assert_eq!(e.ask("name"), "= ferrohex", "still answering");
+    let (status, rest) = e.finish();
+    eprintln!(
+        "anchor soak: {t:?}, {swaps} swaps, {opponent_losses} anchor forfeits, ferrohex won {ferrohex_wins}; rss after warm-up {rss_after_warmup:?} KiB, at end {rss_end:?} KiB"
+    );
+    assert!(status.success(), "exit status {status:?}");
+    assert!(rest.is_empty());
+    assert_eq!(t.illegal, 0);
+    assert_eq!(
+        t.late, 0,
+        "answers later than the move's time + 50 ms; worst {:?}",
+        t.worst
+    );
+    assert_eq!(t.games, games);
+    if let (Some(a), Some(b)) = (rss_after_warmup, rss_end) {
+        assert!(
+            b <= a + 8 * 1024,
+            "resident memory grew from {a} KiB to {b} KiB"
+        );
+    }
+}
