@@ -2,7 +2,8 @@
 //!
 //! It sends `boardsize` and `clear_board` to both engines, the opening
 //! moves to both with `play`, then asks the side to move for `genmove` and
-//! passes the answer on to the other with `play`. The referee's board (the
+//! passes the answer on to the other with `play` (a swap as the position it
+//! makes: see [`tell_swap`]). The referee's board (the
 //! library's [`Game`]) judges every move. A game is lost by the engine that
 //! answers with an illegal move, something that is not a move, a `?`
 //! answer (to `genmove`, or to a legal `play`), no answer within the
@@ -239,7 +240,12 @@ fn run(
         let name = move_name(game, mv);
         moves.push((color, name.clone()));
         for (i, engine) in engines.iter_mut().enumerate() {
-            if let Err(loss) = tell(engine, i, color, &name, control) {
+            let told = if mv == Move::Swap {
+                tell_swap(engine, i, game, control)
+            } else {
+                tell(engine, i, color, &name, control)
+            };
+            if let Err(loss) = told {
                 return Ok(Err(loss));
             }
         }
@@ -296,9 +302,17 @@ fn run(
         }
         let name = move_name(game, mv);
         moves.push((color, name.clone()));
-        let other = 1 - e;
-        if let Err(loss) = tell(&mut engines[other], other, color, &name, control) {
-            return Ok(Err(loss));
+        if mv == Move::Swap {
+            for (i, engine) in engines.iter_mut().enumerate() {
+                if let Err(loss) = tell_swap(engine, i, game, control) {
+                    return Ok(Err(loss));
+                }
+            }
+        } else {
+            let other = 1 - e;
+            if let Err(loss) = tell(&mut engines[other], other, color, &name, control) {
+                return Ok(Err(loss));
+            }
         }
     }
     Ok(Ok(()))
@@ -318,6 +332,34 @@ fn tell(
         Ok(a) => Err(Loss(i, Reason::Refused, format!("{cmd}: {}", a.display()))),
         Err(e) => Err(Loss(i, failure(&e), format!("{cmd}: {e}"))),
     }
+}
+
+/// Passes a swap on to engine `i` as the position it makes: `clear_board`,
+/// then `play white` the mirrored stone, Black to move. Engines disagree
+/// on what `swap-pieces` does to their board (Benzene's keep the stone
+/// Black and give White the move: the same game in a mirror, with the
+/// colours' names exchanged), so `play white swap-pieces` would leave two
+/// engines of different conventions on different boards; the position
+/// itself means the same to every engine.
+fn tell_swap(engine: &mut Engine, i: usize, game: &Game, limit: Duration) -> Result<(), Loss> {
+    match engine.send("clear_board", Some(limit)) {
+        Ok(a) if a.ok => {}
+        Ok(a) => {
+            return Err(Loss(
+                i,
+                Reason::Refused,
+                format!("clear_board: {}", a.display()),
+            ));
+        }
+        Err(e) => return Err(Loss(i, failure(&e), format!("clear_board: {e}"))),
+    }
+    let stone = game
+        .position()
+        .placed()
+        .next()
+        .map(|(_, c)| game.geometry().name(c))
+        .expect("a swap leaves one stone");
+    tell(engine, i, Color::White, &stone, limit)
 }
 
 /// The game as an SGF record with players, result and a comment.
@@ -420,5 +462,47 @@ mod tests {
             text.contains("PB[two]PW[one]RE[B+Forfeit]") && text.contains(";B[a1])"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_swap_reaches_both_engines_as_its_position() {
+        let dir = std::env::temp_dir().join(format!("ferrohex-swap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = |i: usize| dir.join(format!("engine{i}.log"));
+        let recording = |i: usize| {
+            Engine::start(&format!(
+                "while read c; do echo \"$c\" >> '{}'; case $c in genmove*) echo '= a1';; *) echo '=';; esac; echo; done",
+                log(i).display()
+            ))
+            .unwrap()
+        };
+        let mut engines = [recording(0), recording(1)];
+        let names = ["one".to_string(), "two".to_string()];
+        let spec = GameSpec {
+            index: 0,
+            seed: None,
+            opening: words("c2 swap-pieces"),
+            black: 0,
+        };
+        let mut swap = rules(5);
+        swap.allow_swap = true;
+        let played = play_game(&mut engines, &names, &spec, &swap).unwrap();
+        // Black a1 after the swap, then White's a1 is on a stone.
+        assert_eq!(played.record.reason, Reason::Illegal);
+        drop(engines);
+        for i in 0..2 {
+            let text = std::fs::read_to_string(log(i)).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let at = lines.iter().position(|l| *l == "play black c2").unwrap();
+            assert_eq!(
+                lines[at + 1..at + 3],
+                ["clear_board", "play white b3"],
+                "{text}"
+            );
+            assert!(!text.contains("swap-pieces"), "{text}");
+        }
+        let text = sgf(&played, &swap);
+        assert!(text.contains(";B[c2];W[swap-pieces];B[a1]"), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
