@@ -148,8 +148,12 @@ struct SolverSlot {
 
 impl SolverSlot {
     fn new(params: SolverParams) -> SolverSlot {
+        SolverSlot::with(Solver::new(&params), params)
+    }
+
+    fn with(solver: Solver, params: SolverParams) -> SolverSlot {
         SolverSlot {
-            idle: Some(Solver::new(&params)),
+            idle: Some(solver),
             busy: None,
             params,
         }
@@ -223,7 +227,7 @@ pub struct Engine {
     /// A second solver, for the search's own answer: when the search ends
     /// before the move's time is up, its core is free, and the verifier
     /// tries to prove or refute the move the search chose (see genmove).
-    verifier: Solver,
+    verifier: SolverSlot,
     /// The solver joins genmove, on a thread of its own, when at most this
     /// many cells are empty (0: never).
     solver_in_genmove_empty: usize,
@@ -250,7 +254,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             last_pv: None,
             solver: SolverSlot::new(SolverParams::default()),
-            verifier: Solver::new(&verifier_params(&SolverParams::default())),
+            verifier: SolverSlot::new(verifier_params(&SolverParams::default())),
             solver_in_genmove_empty: DEFAULT_SOLVER_EMPTY,
             safe: false,
         }
@@ -444,33 +448,53 @@ impl Engine {
                     Decision::Move(m) if !settled && !interrupted => Some(m),
                     _ => None,
                 };
-                let verifier = &mut self.verifier;
-                let stop = &self.stop;
-                let verify_stop = AtomicBool::new(false);
-                let verdict = std::thread::scope(|scope| {
-                    let job = choice.map(|m| {
-                        let verify_stop = &verify_stop;
-                        scope.spawn(move || verify(verifier, pos, color, m, verify_stop, move_end))
-                    });
-                    // In slices, so that an interrupt still ends the wait
-                    // at once.
-                    while proof.is_none() {
-                        let now = Instant::now();
-                        if now >= until
-                            || stop.load(Ordering::SeqCst)
-                            || job.as_ref().is_some_and(|j| j.is_finished())
-                        {
-                            break;
-                        }
-                        match rx.recv_timeout((until - now).min(Duration::from_millis(20))) {
-                            Ok(p) => proof = Some(p),
-                            Err(mpsc::RecvTimeoutError::Timeout) => {}
-                            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                // The verifier, on a thread of its own like the solver: at
+                // the move's end it is told to stop and given a moment;
+                // one still busy finishes on its own and misses a move, so
+                // that genmove keeps to its time.
+                let verify_stop = Arc::new(AtomicBool::new(false));
+                let (verdict_tx, verdict_rx) = mpsc::channel();
+                let job = choice.and_then(|m| {
+                    let mut verifier = self.verifier.lend(Duration::ZERO)?;
+                    let (pos, verify_stop) = (pos.clone(), verify_stop.clone());
+                    Some(std::thread::spawn(move || {
+                        let verdict = verify(&mut verifier, &pos, color, m, &verify_stop, move_end);
+                        let _ = verdict_tx.send(verdict);
+                        verifier
+                    }))
+                });
+                let mut verdict = None;
+                // In slices, so that an interrupt still ends the wait at
+                // once.
+                while proof.is_none() && verdict.is_none() {
+                    let now = Instant::now();
+                    if now >= until || self.stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    if let Ok(v) = verdict_rx.try_recv() {
+                        verdict = Some(v);
+                        break;
+                    }
+                    match rx.recv_timeout((until - now).min(Duration::from_millis(5))) {
+                        Ok(p) => proof = Some(p),
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => {
+                            // The solver ended without an answer (it
+                            // panicked): wait for the verifier alone.
+                            if job.is_none() {
+                                break;
+                            }
+                            std::thread::sleep((until - now).min(Duration::from_millis(5)));
                         }
                     }
-                    verify_stop.store(true, Ordering::SeqCst);
-                    job.and_then(|j| j.join().ok())
-                });
+                }
+                verify_stop.store(true, Ordering::SeqCst);
+                if let Some(h) = job {
+                    if verdict.is_none() {
+                        verdict = verdict_rx.recv_timeout(SOLVER_GRACE).ok();
+                    }
+                    self.verifier.return_later(h);
+                }
                 match verdict {
                     _ if proof.is_some() => break,
                     Some(
@@ -756,7 +780,7 @@ impl Engine {
 
     pub fn clear_solver_table(&mut self) {
         self.solver.get().clear_tt();
-        self.verifier.clear_tt();
+        self.verifier.get().clear_tt();
     }
 
     pub fn solver_params(&self) -> &SolverParams {
@@ -825,13 +849,14 @@ impl Engine {
         // The new tables are allocated before either is replaced, so a
         // size that cannot be had leaves both as they were.
         let vp = verifier_params(&p);
-        if vp.tt_mb != self.verifier.params().tt_mb {
+        if vp.tt_mb != self.verifier.get().params().tt_mb {
             let fresh = Solver::try_new(&vp)?;
             self.solver.try_set_params(p)?;
-            self.verifier = fresh;
+            self.verifier = SolverSlot::with(fresh, vp);
         } else {
             self.solver.try_set_params(p)?;
-            self.verifier.set_params(&vp);
+            self.verifier.get().set_params(&vp);
+            self.verifier.params = vp;
         }
         Ok(String::new())
     }
