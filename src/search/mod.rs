@@ -690,11 +690,13 @@ impl Searcher {
             return done(moves[0], 0, 0, 1, vec![moves[0]], moves.clone());
         }
         let mut best: Option<(Cell, i32, u32, Vec<Cell>)> = None;
-        let mut clock = DepthClock::new();
+        // Deepening goes on to the deadline: an iteration cut off there
+        // still counts once its first move (the last depth's best) is
+        // searched, since a move that beat it at the new depth is the
+        // better one (Stockfish keeps a partial iteration's best move the
+        // same way).
         for depth in 1..=max_depth {
-            let iter_start = Instant::now();
-            let know_before: Duration = self.workers.iter().map(|w| w.know_time).sum();
-            let Some((scores, best_idx)) = Self::root_iteration(
+            let Some((scores, best_idx, complete)) = Self::root_iteration(
                 &mut self.workers,
                 self.pool.as_ref(),
                 &sh,
@@ -707,6 +709,14 @@ impl Searcher {
             };
             let score = scores[best_idx];
             let cell = moves[best_idx];
+            if !complete && best.as_ref().is_some_and(|b| b.0 == cell) {
+                // Cut off with the last depth's best still best: its new
+                // score is exact, but the line and order stay as they were.
+                if let Some(b) = best.as_mut() {
+                    b.1 = score;
+                }
+                break;
+            }
             moves = best_first(&scores, best_idx)
                 .into_iter()
                 .map(|i| moves[i])
@@ -729,18 +739,7 @@ impl Searcher {
             );
             report(&rep);
             best = Some((cell, score, depth, pv));
-            if score_is_win(score) || score_is_loss(score) {
-                break;
-            }
-            // Knowledge answers are cached, so most of their cost is paid
-            // once (in the first iterations): it is left out of the
-            // prediction.
-            let know_time: Duration = self.workers.iter().map(|w| w.know_time).sum();
-            let this_iter = iter_start
-                .elapsed()
-                .saturating_sub((know_time - know_before) / nthreads as u32);
-            // A depth that cannot finish in the budget is not started.
-            if !clock.next_fits(this_iter, start, budget) {
+            if !complete || score_is_win(score) || score_is_loss(score) {
                 break;
             }
         }
@@ -1073,7 +1072,7 @@ impl Searcher {
         me: Color,
         moves: &[Cell],
         kn: bool,
-    ) -> Option<(Vec<i32>, usize)> {
+    ) -> Option<(Vec<i32>, usize, bool)> {
         let opp = me.opponent();
         let child = |w: &mut Worker, c: Cell, alpha: i32, beta: i32| -> i32 {
             let ckn = w.child_knows(sh, kn, 0, c);
@@ -1094,16 +1093,15 @@ impl Searcher {
             &|w: &mut Worker, i, alpha, beta| child(w, moves[i], alpha, beta),
             &|_: &Worker| sh.aborted(),
         )?;
-        if sh.aborted() {
-            return None;
-        }
+        let complete = r.complete && !sh.aborted();
         log::debug!(
-            "depth {depth}: first move {:.3}s, the other {} {:.3}s",
+            "depth {depth}{}: first move {:.3}s, the other {} {:.3}s",
+            if complete { "" } else { " (cut off)" },
             r.first_time.as_secs_f64(),
             moves.len() - 1,
             (t0.elapsed() - r.first_time).as_secs_f64()
         );
-        Some((r.scores, r.best))
+        Some((r.scores, r.best, complete))
     }
 }
 
