@@ -177,8 +177,9 @@ const ANCHOR_SLOW: Duration = Duration::from_secs(30);
 /// A soak against Wolve and MoHex (`../shared/anchors`, installed by its
 /// `setup.sh`): `FERROHEX_ANCHORS=~/.cache/hex-anchors
 /// FERROHEX_SOAK_GAMES=200 cargo test --release --test soak -- --ignored
-/// --nocapture anchor_soak`. Games on 9x9, 11x11 and 13x13 at 0.2 to 1 s a
-/// move, the swap rule on, with `# interrupt` and `undo` mixed in; every
+/// --nocapture anchor_soak` (`FERROHEX_SOAK_SEED=N` for another schedule).
+/// Games on 9x9, 11x11 and 13x13, ferrohex at 0.2 to 1 s a move and the
+/// anchor at 0.2 s, the swap rule on, with `# interrupt` and `undo` mixed in; every
 /// answer of ferrohex is checked by the referee, held to the move's time
 /// plus 50 ms, and its resident memory to no growth after warm-up. An
 /// anchor that crashes (they do, in positions their solver has proved
@@ -194,16 +195,25 @@ fn anchor_soak() {
     let mut e = Engine::start(&["--threads", "1", "--tt-mb", "64"]);
     let pid = e.child.id();
     assert_eq!(e.ask("param_game allow_swap 1"), "=");
-    let mut rng = Rng(0x5eed_0000_0000_00a7 ^ games as u64);
+    // FERROHEX_SOAK_SEED: another schedule, for runs side by side.
+    let seed: u64 = std::env::var("FERROHEX_SOAK_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut rng =
+        Rng(0x5eed_0000_0000_00a7 ^ games as u64 ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let soak_start = Instant::now();
     let mut t = Tally::default();
     let (mut swaps, mut opponent_losses, mut ferrohex_wins) = (0, 0, 0);
     let mut rss_after_warmup = None;
     for g in 0..games {
         let size = [9, 11, 13][rng.below(3)];
-        let secs = [0.2, 0.2, 0.3, 0.5, 1.0][rng.below(5)];
+        let secs = [0.2, 0.2, 0.2, 0.2, 0.3, 0.5, 0.5, 1.0][rng.below(8)];
         let budget = Duration::from_secs_f64(secs);
         let allowed = budget + Duration::from_millis(50);
-        let (name, cmd, setup) = anchor(&dir, g % 4 / 2, secs);
+        // The anchor plays at 0.2 s a move whatever ferrohex's time: the
+        // soak is about ferrohex's answers, and the games go twice as fast.
+        let (name, cmd, setup) = anchor(&dir, g % 4 / 2, 0.2);
         let mut opp = Client::start(&cmd).expect("start the anchor");
         for line in setup
             .iter()
@@ -334,7 +344,7 @@ fn anchor_soak() {
         opp.shutdown(Duration::from_secs(2));
         t.games += 1;
         eprintln!(
-            "game {g}: {size}x{size}, {secs} s, ferrohex {} against {name}: {} after {} moves; {ferrohex_wins} of {} won, rss {:?} KiB",
+            "game {g}: {size}x{size}, {secs} s, ferrohex {} against {name}: {} after {} moves; {ferrohex_wins} of {} won, rss {:?} KiB, {:.0} s",
             if ours == Color::Black {
                 "black"
             } else {
@@ -346,7 +356,8 @@ fn anchor_soak() {
             },
             referee.num_moves(),
             t.games,
-            rss_kib(pid)
+            rss_kib(pid),
+            soak_start.elapsed().as_secs_f64()
         );
         if g == games / 10 {
             rss_after_warmup = rss_kib(pid);
