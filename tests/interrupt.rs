@@ -65,3 +65,40 @@ fn interrupt_ends_the_wait_for_the_solver() {
     let (status, _) = e.finish();
     assert!(status.success());
 }
+
+/// The solver's proof stops the search through the search's own early
+/// stop, not the user's interrupt: a caller that does not clear the
+/// interrupt between moves (as `ferrohex play` calls the engine) must not
+/// find its next search stopped before it starts.
+#[test]
+fn a_proof_does_not_raise_the_interrupt() {
+    use ferrohex::board::Color;
+    use ferrohex::search::SearchParams;
+    use std::sync::atomic::Ordering;
+    let params = SearchParams {
+        threads: 2,
+        ..SearchParams::default()
+    };
+    // 36 empty cells: the solver runs beside the search and proves the
+    // first player's win long before the search's 30 s are up.
+    let mut engine = ferrohex::engine::Engine::new(params, Duration::from_secs(30));
+    engine.boardsize(6, 6).unwrap();
+    let (first, took) = timed(|| engine.genmove(Color::Black, true, &mut |_| {}).unwrap());
+    assert!(
+        took < Duration::from_secs(25),
+        "the proof stopped the search"
+    );
+    assert!(
+        !engine.stop_flag().load(Ordering::SeqCst),
+        "the proof left the interrupt raised"
+    );
+    // And the next search runs: White's reply is a real search's (a move
+    // found with the search's depth reports, not the stopped search's
+    // first-ordered cell at depth 0).
+    let mut depths = 0;
+    let second = engine
+        .genmove(Color::White, true, &mut |_| depths += 1)
+        .unwrap();
+    assert!(depths > 0, "the second search reported no depth");
+    assert_ne!(first.text, second.text);
+}

@@ -118,7 +118,7 @@ impl Board {
 /// What a search shares between its threads.
 pub struct Shared<'a> {
     pub tt: &'a Tt,
-    pub stop: &'a AtomicBool,
+    pub stop: super::Stop<'a>,
     pub deadline: Instant,
     pub widths: &'a [usize],
 }
@@ -429,7 +429,7 @@ pub fn fixed_depth(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, 
     let stop = AtomicBool::new(false);
     let sh = Shared {
         tt: &tt,
-        stop: &stop,
+        stop: super::Stop::new(&stop, &stop),
         deadline: Instant::now() + std::time::Duration::from_secs(24 * 3600),
         widths: &DEFAULT_WIDTHS,
     };

@@ -69,7 +69,8 @@ mod worker;
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, CellSet, Color, Position};
@@ -303,6 +304,30 @@ pub struct Searcher {
     dist: Box<Dist01>,
     /// Mixed into the easy level's noise so games differ.
     noise_seed: u64,
+    /// The early stop of the next search (see [`Searcher::halt_flag`]).
+    halt: Arc<AtomicBool>,
+}
+
+/// What stops a running search: the user's interrupt, or the portfolio's
+/// early stop when the solver has proved the game ([`Searcher::halt_flag`]).
+/// Two flags, so that a proof never reads as an interrupt and each is
+/// cleared by whoever raised it.
+#[derive(Clone, Copy)]
+pub struct Stop<'a> {
+    interrupt: &'a AtomicBool,
+    halt: &'a AtomicBool,
+}
+
+impl<'a> Stop<'a> {
+    pub fn new(interrupt: &'a AtomicBool, halt: &'a AtomicBool) -> Stop<'a> {
+        Stop { interrupt, halt }
+    }
+
+    /// Whether either flag is up.
+    #[inline]
+    pub fn load(&self, order: Ordering) -> bool {
+        self.interrupt.load(order) || self.halt.load(order)
+    }
 }
 
 /// The number of threads `threads` asks for (0 = all cores).
@@ -328,6 +353,7 @@ impl Searcher {
             noise_seed: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0x1234_5678, |d| d.as_nanos() as u64),
+            halt: Arc::new(AtomicBool::new(false)),
         };
         s.setup_threads();
         s
@@ -386,6 +412,15 @@ impl Searcher {
     }
 
     /// Forgets everything learnt (new game).
+    /// A fresh early-stop flag for the next searches: raising it stops
+    /// them as an interrupt would, without touching the interrupt flag
+    /// (the portfolio raises it when the solver proves the game). A flag
+    /// handed out earlier no longer reaches the search.
+    pub fn halt_flag(&mut self) -> Arc<AtomicBool> {
+        self.halt = Arc::new(AtomicBool::new(false));
+        self.halt.clone()
+    }
+
     pub fn clear(&mut self) {
         self.tt.clear();
         self.conn_tt.clear();
@@ -445,6 +480,8 @@ impl Searcher {
             };
         }
         let budget = time_budget(time, empties, params.level);
+        let halt = self.halt.clone();
+        let stop = Stop::new(stop, &halt);
         match params.level {
             Level::Baseline => self.search_simple(pos, to_move, params, start, report),
             Level::Easy => self.search_easy(pos, to_move, params, start, report),
@@ -525,7 +562,7 @@ impl Searcher {
         params: &SearchParams,
         start: Instant,
         budget: Duration,
-        stop: &AtomicBool,
+        stop: Stop,
         excluded: CellSet,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
@@ -768,7 +805,7 @@ impl Searcher {
         &mut self,
         (pos, me): (&Position, Color),
         moves: &[Cell],
-        stop: &AtomicBool,
+        stop: Stop,
         (start, budget): (Instant, Duration),
         max_depth: u32,
         report: &mut dyn FnMut(&SearchReport),
@@ -798,7 +835,7 @@ impl Searcher {
         &self,
         searchers: &mut [connsearch::ConnSearch],
         root: ConnRoot,
-        stop: &AtomicBool,
+        stop: Stop,
         (start, budget): (Instant, Duration),
         report: &mut dyn FnMut(&SearchReport),
     ) -> Option<VcOutcome> {
@@ -888,7 +925,7 @@ impl Searcher {
         know: Knowledge,
         me: Color,
         moves: &[Cell],
-        stop: &AtomicBool,
+        stop: Stop,
         start: Instant,
         budget: Duration,
         max_depth: u32,

@@ -16,7 +16,7 @@
 //! game the connections decide most lines within those plies, which a
 //! distance evaluation cannot see.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::WIN;
@@ -39,7 +39,7 @@ pub(crate) struct VcIteration {
 
 pub(crate) struct VcSearch<'a> {
     know: Knowledge,
-    stop: &'a AtomicBool,
+    stop: super::Stop<'a>,
     deadline: Instant,
     /// Moves searched per node below the root.
     width: usize,
@@ -52,7 +52,7 @@ impl<'a> VcSearch<'a> {
     /// in).
     pub fn new(
         know: Knowledge,
-        stop: &'a AtomicBool,
+        stop: super::Stop<'a>,
         deadline: Instant,
         width: usize,
     ) -> VcSearch<'a> {

@@ -28,7 +28,7 @@ const POLL_NODES: u64 = 256;
 /// What all threads of one search share.
 pub(crate) struct Shared<'a> {
     pub tt: &'a Tt,
-    pub stop: &'a AtomicBool,
+    pub stop: super::Stop<'a>,
     pub abort: AtomicBool,
     pub deadline: Option<Instant>,
     /// Moves searched per node below the root; 0 = all.

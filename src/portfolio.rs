@@ -1,0 +1,521 @@
+//! Thinking about one move: the search, the solver and the verifier as a
+//! portfolio. The solver works on the whole position on a thread of its
+//! own beside the search (when few enough cells are empty); when it proves
+//! a win and has the move, it stops the search through the search's early
+//! stop (not the user's interrupt). When the search ends before the
+//! move's time, the verifier takes its core to prove or refute the
+//! search's choice; a refuted choice is searched again without it. Both
+//! solvers are lent to their threads and come back later when they are
+//! still busy at the move's end, so the move keeps to its time whatever
+//! they are doing.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::board::{Cell, CellSet, Color, Position};
+use crate::search::{Decision, SearchOutcome, SearchParams, SearchReport, Searcher, TimeControl};
+use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
+
+/// How long genmove waits, after its search, for the solver to stop.
+const SOLVER_GRACE: Duration = Duration::from_millis(10);
+
+/// The longest genmove waits for a solver still finishing the last move.
+const LEND_WAIT: Duration = Duration::from_millis(300);
+
+/// The least time left in a move for which genmove searches again when
+/// the verifier refutes the search's answer.
+const MIN_RESEARCH: Duration = Duration::from_millis(200);
+
+/// The verifier's table, as a share of the solver's (its proofs are of
+/// one move's subtree at a time).
+const VERIFIER_TT_SHARE: usize = 2;
+
+/// How long the verifier works on the search's choice before it turns to
+/// the whole position.
+const FOCUS_LIMIT: Duration = Duration::from_secs(2);
+
+/// The verifier's settings: the solver's, with half the table and twice
+/// the widening. On the whole position the two then make a portfolio:
+/// df-pn's time to a proof varies a lot with its settings (at 10 s each,
+/// widening 0.25 proves endgame.tst's close-endgame05 and random-endgame15
+/// but not random-endgame04, and 0.5 the other way round).
+pub fn verifier_params(p: &SolverParams) -> SolverParams {
+    SolverParams {
+        tt_mb: (p.tt_mb / VERIFIER_TT_SHARE).max(1),
+        use_guifx: false,
+        widening: (p.widening * 2.0).min(64.0),
+        // One widening for the whole move: the other member of the
+        // portfolio.
+        late_widening: (p.widening * 2.0).min(64.0),
+        ..p.clone()
+    }
+}
+
+/// What the verifier settled: the search's choice, or (when the choice
+/// stayed open) the whole position.
+enum Verdict {
+    Choice(Cell, SolveOutcome),
+    Root(BestMove),
+}
+
+/// The whole position solved for genmove: the solver's best move, and
+/// for a proved win the quickest winning move found in half the time
+/// left until `move_end` (a proved win may have simpler winning moves
+/// than the one proved first).
+fn solve_for_move(
+    solver: &mut Solver,
+    pos: &crate::board::Position,
+    color: Color,
+    stop: &AtomicBool,
+    move_end: Instant,
+    progress: &mut dyn FnMut(&Progress),
+) -> BestMove {
+    // The first half of the move with the solver's widening, the second
+    // with its late widening, on the same table: a portfolio in time.
+    let params = solver.params().clone();
+    let mut best = if params.late_widening != params.widening {
+        let first = solver.best_move_until(pos, color, stop, halfway_to(move_end), progress);
+        if first.outcome == SolveOutcome::Unknown && !stop.load(Ordering::SeqCst) {
+            solver.set_params(&SolverParams {
+                widening: params.late_widening,
+                ..params.clone()
+            });
+            let late = solver.best_move(pos, color, stop, progress);
+            solver.set_params(&params);
+            late
+        } else {
+            first
+        }
+    } else {
+        solver.best_move(pos, color, stop, progress)
+    };
+    if let (SolveOutcome::Win(w), Some(first)) = (best.outcome, best.mv)
+        && w == color
+    {
+        best.mv = Some(solver.simplest_win(pos, color, first, stop, halfway_to(move_end)));
+    }
+    best
+}
+
+/// Halfway from now to `end` (now, once `end` has passed).
+fn halfway_to(end: Instant) -> Instant {
+    let now = Instant::now();
+    now + end.saturating_duration_since(now) / 2
+}
+
+/// The verifier's work on the search's choice `m`: up to [`FOCUS_LIMIT`]
+/// proving or refuting it; if it stays open, the rest of the time goes to
+/// the whole position, solved with another widening than the solver's
+/// (see [`verifier_params`]).
+fn verify(
+    verifier: &mut Solver,
+    pos: &crate::board::Position,
+    color: Color,
+    m: Cell,
+    stop: &AtomicBool,
+    move_end: Instant,
+) -> Verdict {
+    let mut child = pos.clone();
+    child.play(color, m);
+    let until = Instant::now() + FOCUS_LIMIT;
+    let r = verifier.solve_until(&child, color.opponent(), stop, until);
+    if r != SolveOutcome::Unknown || stop.load(Ordering::SeqCst) {
+        return Verdict::Choice(m, r);
+    }
+    Verdict::Root(solve_for_move(
+        verifier,
+        pos,
+        color,
+        stop,
+        move_end,
+        &mut |_| {},
+    ))
+}
+
+/// The solver, which genmove lends to a thread of its own; that thread may
+/// still be finishing when the move has been answered.
+pub struct SolverSlot {
+    pub params: SolverParams,
+    idle: Option<Solver>,
+    busy: Option<JoinHandle<Solver>>,
+}
+
+impl SolverSlot {
+    fn new(params: SolverParams) -> SolverSlot {
+        SolverSlot::with(Solver::new(&params), params)
+    }
+
+    fn with(solver: Solver, params: SolverParams) -> SolverSlot {
+        SolverSlot {
+            idle: Some(solver),
+            busy: None,
+            params,
+        }
+    }
+
+    /// The solver, waiting for a lent one to come back.
+    pub fn get(&mut self) -> &mut Solver {
+        if let Some(h) = self.busy.take() {
+            // A solver thread that panicked leaves a fresh solver behind.
+            self.idle = Some(h.join().unwrap_or_else(|_| Solver::new(&self.params)));
+        }
+        let params = &self.params;
+        self.idle.get_or_insert_with(|| Solver::new(params))
+    }
+
+    /// The solver, unless a lent one is still busy. A lent solver has been
+    /// told to stop and normally returns within a node or two, but the
+    /// next genmove can come sooner than that (a script's `loadsgf` and
+    /// `genmove` right after a move): it is given up to `wait` before the
+    /// move goes on without it.
+    fn lend(&mut self, wait: Duration) -> Option<Solver> {
+        let until = Instant::now() + wait;
+        while self.busy.as_ref().is_some_and(|h| !h.is_finished()) {
+            if Instant::now() >= until {
+                log::info!("solver still busy: this move goes without it");
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.get();
+        self.idle.take()
+    }
+
+    fn return_later(&mut self, handle: JoinHandle<Solver>) {
+        self.busy = Some(handle);
+    }
+
+    pub fn try_set_params(&mut self, params: SolverParams) -> Result<(), String> {
+        self.get().try_set_params(&params)?;
+        self.params = params;
+        Ok(())
+    }
+}
+
+/// With this many empty cells or fewer the solver runs beside the search in
+/// genmove. Larger positions are far beyond a proof in a move's time, so the
+/// solver would only take a core from the search. On endgame.tst (11x11
+/// endgames with 63-101 empty cells, 10 s a move) 64 passed 15 tests and
+/// 121 passed 20: the gains were positions with about 86 empty cells.
+pub const DEFAULT_SOLVER_EMPTY: usize = 100;
+
+/// The search and the two solvers of genmove.
+pub struct Portfolio {
+    pub searcher: Searcher,
+    pub solver: SolverSlot,
+    /// A second solver, for the search's own answer: when the search ends
+    /// before the move's time is up, its core is free, and the verifier
+    /// tries to prove or refute the move the search chose.
+    pub verifier: SolverSlot,
+    /// The solver joins the search when at most this many cells are empty
+    /// (0: never).
+    pub solver_empty: usize,
+}
+
+impl Portfolio {
+    pub fn new(params: &SearchParams) -> Portfolio {
+        Portfolio {
+            searcher: Searcher::new(params),
+            solver: SolverSlot::new(SolverParams::default()),
+            verifier: SolverSlot::new(verifier_params(&SolverParams::default())),
+            solver_empty: DEFAULT_SOLVER_EMPTY,
+        }
+    }
+
+    /// New solver parameters for both solvers (the verifier's derived from
+    /// them); the new tables are allocated before either is replaced, so a
+    /// size that cannot be had leaves both as they were.
+    pub fn set_solver_params(&mut self, p: SolverParams) -> Result<(), String> {
+        let vp = verifier_params(&p);
+        if vp.tt_mb != self.verifier.get().params().tt_mb {
+            let fresh = Solver::try_new(&vp)?;
+            self.solver.try_set_params(p)?;
+            self.verifier = SolverSlot::with(fresh, vp);
+        } else {
+            self.solver.try_set_params(p)?;
+            self.verifier.get().set_params(&vp);
+            self.verifier.params = vp;
+        }
+        Ok(())
+    }
+
+    pub fn clear_solver_tables(&mut self) {
+        self.solver.get().clear_tt();
+        self.verifier.get().clear_tt();
+    }
+
+    /// `color`'s move in `pos`: the search's outcome, its decision replaced
+    /// by the solvers' where they proved more. `interrupt` is the user's
+    /// stop; `report` receives the search's progress after each depth.
+    pub fn think(
+        &mut self,
+        pos: &Position,
+        color: Color,
+        params: &SearchParams,
+        time: &TimeControl,
+        interrupt: &AtomicBool,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> SearchOutcome {
+        // The search's early stop, which the solver raises on a proof.
+        let halt = self.searcher.halt_flag();
+        let start = Instant::now();
+        let use_solver = self.solver_empty > 0 && pos.empty_cells().len() <= self.solver_empty;
+        // The solver runs on a thread of its own beside the search. When it
+        // proves the game and has the move, it stops the search at once.
+        // When the search ends first (time, or an interrupt), the solver is
+        // told to stop and given a moment; if it is still busy, the move is
+        // answered anyway and the solver finishes on its own, so genmove
+        // keeps to its time whatever the solver is doing.
+        let budget = crate::search::time_budget(time, pos.empty_cells().len(), params.level);
+        // Waiting for the last move's solver is charged to this move: at
+        // most a tenth of its budget.
+        let lend_wait = LEND_WAIT.min(budget / 10);
+        let move_end = start + budget;
+        let lent = if use_solver {
+            self.solver.lend(lend_wait)
+        } else {
+            None
+        };
+        let solver_stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel();
+        // The solver's progress reports: which root moves it has proved to
+        // lose so far.
+        let (root_tx, root_rx) = mpsc::channel();
+        let handle = lent.map(|mut solver| {
+            let (pos, halt, solver_stop) = (pos.clone(), halt.clone(), solver_stop.clone());
+            std::thread::spawn(move || {
+                let best =
+                    solve_for_move(&mut solver, &pos, color, &solver_stop, move_end, &mut |p| {
+                        let _ = root_tx.send(p.children.clone());
+                    });
+                if best.outcome == SolveOutcome::Win(color) && best.mv.is_some() {
+                    halt.store(true, Ordering::SeqCst);
+                }
+                let _ = tx.send(best);
+                solver
+            })
+        });
+        // The solver's thread takes one of the search's: on a machine with
+        // as many cores as search threads, three busy threads on two cores
+        // slow both the solver and the search's own split. (Decided by the
+        // position, not by whether the solver was free this move: changing
+        // the thread count rebuilds the search's thread pool.)
+        let mut params = params.clone();
+        let threads = crate::search::thread_count(params.threads);
+        if use_solver && threads > 1 {
+            params.threads = threads - 1;
+        }
+        // Moves the verifier has refuted, which searches again leave out.
+        let mut refuted = CellSet::EMPTY;
+        let mut outcome = self
+            .searcher
+            .search(pos, color, &params, time, interrupt, report);
+        // A winning move the verifier proved.
+        let mut verified = None;
+        let proof = handle.and_then(|h| {
+            let mut proof = None;
+            loop {
+                // A search that stopped early on its own (its next depth
+                // would not fit) leaves the rest of the move's time to the
+                // solver; after an interrupt or a proof, or when the root's
+                // connections alone chose the move (a won position or a
+                // forced reply), the solver gets only a moment.
+                let settled = crate::search::score_is_win(outcome.score) || outcome.nodes <= 1;
+                let interrupted = interrupt.load(Ordering::SeqCst) || halt.load(Ordering::SeqCst);
+                let until = if settled || interrupted {
+                    Instant::now() + SOLVER_GRACE
+                } else {
+                    move_end.max(Instant::now() + SOLVER_GRACE)
+                };
+                // Meanwhile the search's core is free: the verifier works on
+                // the search's move. The whole position is seldom proved in
+                // a move's time on a big board, but the search's choice
+                // often is: on endgame.tst the moves the search chose in
+                // its failures were refuted in 0.3 to 3 s, where the whole
+                // position took minutes.
+                let choice = match outcome.decision {
+                    Decision::Move(m) if !settled && !interrupted => Some(m),
+                    _ => None,
+                };
+                // The verifier, on a thread of its own like the solver: at
+                // the move's end it is told to stop and given a moment;
+                // one still busy finishes on its own and misses a move, so
+                // that genmove keeps to its time.
+                let verify_stop = Arc::new(AtomicBool::new(false));
+                let (verdict_tx, verdict_rx) = mpsc::channel();
+                let job = choice.and_then(|m| {
+                    let mut verifier = self.verifier.lend(Duration::ZERO)?;
+                    let (pos, verify_stop) = (pos.clone(), verify_stop.clone());
+                    Some(std::thread::spawn(move || {
+                        let verdict = verify(&mut verifier, &pos, color, m, &verify_stop, move_end);
+                        let _ = verdict_tx.send(verdict);
+                        verifier
+                    }))
+                });
+                let mut verdict = None;
+                // In slices, so that an interrupt still ends the wait at
+                // once.
+                while proof.is_none() && verdict.is_none() {
+                    let now = Instant::now();
+                    if now >= until
+                        || interrupt.load(Ordering::SeqCst)
+                        || halt.load(Ordering::SeqCst)
+                    {
+                        break;
+                    }
+                    if let Ok(v) = verdict_rx.try_recv() {
+                        verdict = Some(v);
+                        break;
+                    }
+                    match rx.recv_timeout((until - now).min(Duration::from_millis(5))) {
+                        Ok(p) => proof = Some(p),
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => {
+                            // The solver ended without an answer (it
+                            // panicked): wait for the verifier alone.
+                            if job.is_none() {
+                                break;
+                            }
+                            std::thread::sleep((until - now).min(Duration::from_millis(5)));
+                        }
+                    }
+                }
+                verify_stop.store(true, Ordering::SeqCst);
+                if let Some(h) = job {
+                    if verdict.is_none() {
+                        verdict = verdict_rx.recv_timeout(SOLVER_GRACE).ok();
+                    }
+                    self.verifier.return_later(h);
+                }
+                match verdict {
+                    _ if proof.is_some() => break,
+                    Some(
+                        Verdict::Choice(m, SolveOutcome::Win(w))
+                        | Verdict::Root(BestMove {
+                            outcome: SolveOutcome::Win(w),
+                            mv: Some(m),
+                        }),
+                    ) if w == color => {
+                        log::info!("verifier: {} is proved to win", pos.geometry().name(m));
+                        verified = Some(m);
+                        break;
+                    }
+                    Some(Verdict::Choice(m, SolveOutcome::Win(_)))
+                        if move_end.saturating_duration_since(Instant::now()) >= MIN_RESEARCH =>
+                    {
+                        // Refuted while there is time: search again without it.
+                        log::info!(
+                            "verifier: {} is proved to lose; searching again",
+                            pos.geometry().name(m)
+                        );
+                        refuted.insert(m);
+                        let again = TimeControl {
+                            max_time: move_end.saturating_duration_since(Instant::now()),
+                            time_left: None,
+                            stones_left: None,
+                        };
+                        outcome = self.searcher.search_excluding(
+                            pos, color, &params, &again, interrupt, refuted, report,
+                        );
+                    }
+                    Some(Verdict::Choice(m, SolveOutcome::Win(_))) => {
+                        refuted.insert(m);
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+            solver_stop.store(true, Ordering::SeqCst);
+            self.solver.return_later(h);
+            proof.or_else(|| rx.recv_timeout(SOLVER_GRACE).ok())
+        });
+        // Without a proof of the whole position, the solver may still have
+        // proved the search's move a loss: then play its best other move.
+        let proof = match (proof, verified) {
+            (None | Some(BestMove { mv: None, .. }), Some(m)) => Some(BestMove {
+                outcome: SolveOutcome::Win(color),
+                mv: Some(m),
+            }),
+            (p, _) => p,
+        };
+        let proved = matches!(
+            proof,
+            Some(BestMove {
+                outcome: SolveOutcome::Win(_),
+                mv: Some(_)
+            })
+        );
+        // The root's last report, with the moves refuted on their own as
+        // losses too (they may have come after it).
+        let mut children = root_rx.try_iter().last().unwrap_or_default();
+        for c in refuted.iter() {
+            match children.iter_mut().find(|(x, _)| *x == c) {
+                Some(entry) => entry.1 = ChildStatus::Loss,
+                None => children.push((c, ChildStatus::Loss)),
+            }
+        }
+        if let (false, Decision::Move(choice)) = (proved, outcome.decision)
+            && let Some(other) =
+                crate::solver::avoid_proven_loss(choice, &outcome.ranked, &children)
+        {
+            log::info!(
+                "solver: {} is proved to lose; playing {}",
+                pos.geometry().name(choice),
+                pos.geometry().name(other)
+            );
+            outcome.decision = Decision::Move(other);
+            outcome.pv = vec![other];
+        }
+        if let Some(BestMove {
+            outcome: SolveOutcome::Win(winner),
+            mv: Some(cell),
+        }) = proof
+        {
+            log::info!(
+                "solver: {winner} wins; {} {}",
+                if winner == color {
+                    "winning move"
+                } else {
+                    "longest resistance"
+                },
+                pos.geometry().name(cell)
+            );
+            // A win the search has proved as well keeps the search's move:
+            // its wins are the shortest it found, and at the root the one
+            // leaving the least to defend (`Knowledge::simplest_win`); the
+            // solver's (`Solver::simplest_win`) is the quickest among the
+            // proofs it had time to find.
+            let search_won = crate::search::score_is_win(outcome.score);
+            if winner == color && search_won {
+                log::info!("solver: the search's proved win stands");
+            } else if winner == color || outcome.decision != Decision::Resign {
+                outcome.decision = Decision::Move(cell);
+                outcome.pv = vec![cell];
+            }
+        }
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solver_finishing_the_last_move_is_waited_for() {
+        // A script sends the next genmove as soon as the last one is
+        // answered, while the solver lent to it is still winding down.
+        let mut slot = SolverSlot::new(SolverParams::default());
+        let solver = slot.lend(Duration::ZERO).expect("an idle solver");
+        slot.return_later(std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            solver
+        }));
+        assert!(
+            slot.lend(LEND_WAIT).is_some(),
+            "the next move must get the solver"
+        );
+    }
+}
