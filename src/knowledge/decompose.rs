@@ -31,6 +31,7 @@
 //! is tried (the flood is cheap).
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use crate::board::{Cell, CellSet, Color, Position};
 
@@ -146,16 +147,34 @@ pub fn fill(k: &mut Knowledge) -> (usize, [CellSet; 2]) {
     fill_steps(k, |_, _, _| {})
 }
 
+/// [`fill`], looking for no further capture once `deadline` has passed
+/// (each look and the updates it leads to can take many milliseconds on a
+/// big board); what was filled by then is filled soundly.
+pub fn fill_until(k: &mut Knowledge, deadline: Instant) -> (usize, [CellSet; 2]) {
+    fill_steps_until(k, Some(deadline), |_, _, _| {})
+}
+
 /// [`fill`], telling `step` each carrier as it is found: its colour, its
 /// cells and the position with it played (before the fill-in it leads
 /// to), for HexGui's overlay.
 pub fn fill_steps(
     k: &mut Knowledge,
+    step: impl FnMut(Color, CellSet, &Position),
+) -> (usize, [CellSet; 2]) {
+    fill_steps_until(k, None, step)
+}
+
+fn fill_steps_until(
+    k: &mut Knowledge,
+    deadline: Option<Instant>,
     mut step: impl FnMut(Color, CellSet, &Position),
 ) -> (usize, [CellSet; 2]) {
     let mut played = 0;
     let mut fills = [CellSet::EMPTY; 2];
     loop {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return (played, fills);
+        }
         let found = Color::BOTH.into_iter().find_map(|color| {
             captured_carrier(k.position(), k.vcs(color)).map(|carrier| (color, carrier))
         });

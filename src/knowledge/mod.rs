@@ -32,6 +32,7 @@ pub mod vc;
 pub mod verify;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::board::{Cell, CellSet, Color, Edge, Geometry, Position};
 
@@ -91,12 +92,32 @@ impl Knowledge {
     }
 
     pub fn with_params(pos: &Position, params: VcParams) -> Knowledge {
+        Knowledge::built_until(pos, params, None)
+    }
+
+    /// [`Knowledge::new`], its H-search combining only until `deadline`
+    /// (here and in later updates, until [`Knowledge::set_deadline`]): on
+    /// a big board a full closure can take longer than a move. The
+    /// connections found are real ones, only fewer, so what the knowledge
+    /// decides stays sound; it decides less.
+    pub fn new_until(pos: &Position, deadline: Instant) -> Knowledge {
+        Knowledge::built_until(pos, VcParams::default(), Some(deadline))
+    }
+
+    fn built_until(pos: &Position, params: VcParams, deadline: Option<Instant>) -> Knowledge {
         Knowledge {
             pos: pos.clone(),
             vcs: [
-                VcGraph::build(pos, Color::Black, params),
-                VcGraph::build(pos, Color::White, params),
+                VcGraph::build_until(pos, Color::Black, params, deadline),
+                VcGraph::build_until(pos, Color::White, params, deadline),
             ],
+        }
+    }
+
+    /// Sets both H-searches' deadline (see [`VcGraph::set_deadline`]).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        for vc in &mut self.vcs {
+            vc.set_deadline(deadline);
         }
     }
 

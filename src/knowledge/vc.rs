@@ -14,6 +14,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::board::{Cell, CellSet, Color, Edge, Geometry, Position};
 
@@ -162,11 +163,26 @@ pub struct VcGraph {
     marks: Vec<Mark>,
     queue: VecDeque<(u32, CellSet)>,
     scratch: Vec<(Node, CellSet)>,
+    /// When set, the AND and OR rules stop combining at this time: the
+    /// connections found by then are all real ones, only fewer (a search
+    /// with a deadline cannot wait for a full closure on a big board).
+    deadline: Option<Instant>,
 }
 
 impl VcGraph {
     /// Builds `color`'s connections in `pos` from scratch.
     pub fn build(pos: &Position, color: Color, params: VcParams) -> VcGraph {
+        VcGraph::build_until(pos, color, params, None)
+    }
+
+    /// [`VcGraph::build`], combining only until `deadline` (see
+    /// [`VcGraph::set_deadline`]).
+    pub fn build_until(
+        pos: &Position,
+        color: Color,
+        params: VcParams,
+        deadline: Option<Instant>,
+    ) -> VcGraph {
         let geometry = pos.shared_geometry().clone();
         let n = geometry.num_cells();
         let mut vc = VcGraph {
@@ -184,6 +200,7 @@ impl VcGraph {
             marks: Vec::new(),
             queue: VecDeque::new(),
             scratch: Vec::new(),
+            deadline,
             geometry,
         };
         vc.label_nodes();
@@ -197,6 +214,16 @@ impl VcGraph {
 
     pub fn color(&self) -> Color {
         self.color
+    }
+
+    fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// From now on the AND and OR rules stop combining at `deadline` (`None`: never),
+    /// in updates as in builds; what it has found stays valid.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     pub fn params(&self) -> &VcParams {
@@ -545,6 +572,11 @@ impl VcGraph {
     /// carriers have an empty common intersection give a full over their
     /// union.
     fn or_rule(&mut self, a: Node, b: Node, carrier: CellSet) {
+        // The costliest rule: past the deadline, semis are kept but no
+        // longer combined.
+        if self.expired() {
+            return;
+        }
         let key = pair_key(a, b);
         let others: Vec<CellSet> = self.list(key).semis.iter().map(|s| s.carrier).collect();
         let mut found = Vec::new();
@@ -564,7 +596,13 @@ impl VcGraph {
 
     /// Runs the AND rule over queued fulls until nothing new appears.
     fn run(&mut self) {
+        let mut popped = 0u32;
         while let Some((key, f)) = self.queue.pop_front() {
+            popped += 1;
+            if popped.is_multiple_of(32) && self.expired() {
+                self.queue.clear();
+                return;
+            }
             // Skip fulls dropped since they were queued.
             if !self
                 .pairs

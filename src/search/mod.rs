@@ -649,10 +649,17 @@ impl Searcher {
         if params.knowledge {
             let t = Instant::now();
             // A won position may spend a tenth of the budget on finding
-            // its simplest winning move.
-            let until = t + budget / 10;
+            // its simplest winning move; the connections' builds stop
+            // combining at two fifths of it (on 13x13 a full closure can
+            // take more than a short move's time), and their updates in
+            // the search at its deadline.
+            let times = RootTimes {
+                simplest: t + budget / 10,
+                build: t + budget * 2 / 5,
+                search: deadline,
+            };
             let verdict =
-                Self::root_knowledge(&mut self.workers, self.pool.as_ref(), pos, to_move, until);
+                Self::root_knowledge(&mut self.workers, self.pool.as_ref(), pos, to_move, times);
             log::debug!("knowledge at the root: {:.3}s", t.elapsed().as_secs_f64());
             match verdict {
                 RootKnowledge::Play(c, score) => {
@@ -1002,8 +1009,9 @@ impl Searcher {
         pool: Option<&rayon::ThreadPool>,
         pos: &Position,
         me: Color,
-        until: Instant,
+        times: RootTimes,
     ) -> RootKnowledge {
+        let until = times.simplest;
         // Connections are built on the board with its dead and captured
         // cells filled in (checked to keep the winner against brute force
         // in tests/solver.rs), which finds more of them.
@@ -1011,12 +1019,16 @@ impl Searcher {
         // Then the carriers decompositions capture (and what they fill in
         // turn), which need the connections (checked against brute force
         // in tests/decompose.rs).
-        let mut k = Knowledge::new(&filled);
-        let (_, more) = knowledge::decompose::fill(&mut k);
+        let mut k = Knowledge::new_until(&filled, times.build);
+        let (_, more) = knowledge::decompose::fill_until(&mut k, times.build);
         let filled = k.position().clone();
         drop(k);
         let fills = fills[0].union(&fills[1]).union(&more[0]).union(&more[1]);
-        let build = |w: &mut Worker| w.set_knowledge(Some(Knowledge::new(&filled)), fills);
+        let build = |w: &mut Worker| {
+            let mut k = Knowledge::new_until(&filled, times.build);
+            k.set_deadline(Some(times.search));
+            w.set_knowledge(Some(k), fills)
+        };
         match pool {
             Some(pool) if workers.len() > 1 => pool.scope(|scope| {
                 for w in workers.iter_mut() {
@@ -1025,6 +1037,12 @@ impl Searcher {
             }),
             _ => workers.iter_mut().for_each(build),
         }
+        // Connections that could not be built in two fifths of the move's
+        // time cannot be kept up at every node in the rest of it either:
+        // then the distance search runs over the consider set (on 13x13 at
+        // 0.2 s a move, the endgame search did not finish one depth and
+        // answered up to 0.3 s late).
+        let too_slow = Instant::now() >= times.build;
         let w0 = &mut workers[0];
         let opp = me.opponent();
         let d_me = w0.distance(me).max(1) as i32;
@@ -1040,7 +1058,7 @@ impl Searcher {
                 // Another build of the connections: only within the time
                 // set aside for it (on big boards one build can take it all).
                 let simplest = if Instant::now() < until {
-                    Knowledge::new(pos)
+                    Knowledge::new_until(pos, until)
                         .simplest_win(me, until)
                         .or_else(|| k.simplest_win(me, until))
                 } else {
@@ -1089,7 +1107,7 @@ impl Searcher {
                 }
                 RootKnowledge::Search {
                     only: (!set.is_empty() && set.len() < empty.len()).then_some(set),
-                    inner: true,
+                    inner: !too_slow,
                 }
             }
         }
@@ -1172,6 +1190,17 @@ const VC_WIDTH: usize = 20;
 /// The connection search's table, in MiB: it sees thousands of nodes a
 /// second, so 16 MiB (a million entries) holds every node of a move.
 const CONN_TT_MB: usize = 16;
+
+/// The times the root's knowledge keeps to.
+#[derive(Clone, Copy)]
+struct RootTimes {
+    /// The end of the search for a won position's simplest winning move.
+    simplest: Instant,
+    /// When the connections' builds stop combining.
+    build: Instant,
+    /// The search's deadline, which bounds the connections' updates in it.
+    search: Instant,
+}
 
 /// The root's verdict from the knowledge.
 enum RootKnowledge {

@@ -76,23 +76,41 @@ impl<'a> VcSearch<'a> {
 
     /// Plays `c` for `me`, then the fill-in it makes possible; returns how
     /// many stones to take back.
+    ///
+    /// Each update of the connections can take milliseconds on a big
+    /// board, so the clock is looked at between them: past the deadline
+    /// the fill-in stops (it only prunes) and the search is aborted.
     fn play(&mut self, me: Color, c: Cell) -> usize {
         self.know.play(me, c);
         let mut n = 1;
-        if self.know.position().winner().is_none() {
+        self.poll();
+        if self.know.position().winner().is_none() && !self.aborted {
             let (_, fills) = knowledge::fill_in(self.know.position());
             for color in Color::BOTH {
                 for f in fills[color.index()].iter() {
+                    if self.aborted {
+                        break;
+                    }
                     self.know.play(color, f);
                     n += 1;
+                    self.poll();
                 }
             }
-            n += knowledge::decompose::fill(&mut self.know).0;
+            if !self.aborted {
+                n += knowledge::decompose::fill_until(&mut self.know, self.deadline).0;
+                self.poll();
+            }
         }
         n
     }
 
+    /// Takes back `n` stones, except once the search is aborted: its
+    /// knowledge is not used again, and taking back a long line's updates
+    /// would cost as much time again past the deadline.
     fn undo(&mut self, n: usize) {
+        if self.aborted {
+            return;
+        }
         for _ in 0..n {
             self.know.undo();
         }
