@@ -31,6 +31,33 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// Asks `genmove COLOR`, sending `# interrupt` after `interrupt` when
+/// given; counts the answer in `t`, late when it took more than `allowed`.
+fn timed_genmove(
+    e: &mut Engine,
+    t: &mut Tally,
+    color: &str,
+    interrupt: Option<Duration>,
+    allowed: Duration,
+    where_: &str,
+) -> String {
+    let start = Instant::now();
+    e.send(&format!("genmove {color}"));
+    if let Some(after) = interrupt {
+        std::thread::sleep(after);
+        e.send("# interrupt");
+        t.interrupts += 1;
+    }
+    let answer = e.answer();
+    let took = start.elapsed();
+    t.worst = t.worst.max(took);
+    if took > allowed {
+        t.late += 1;
+        eprintln!("late: {took:?} ({where_})");
+    }
+    answer
+}
+
 #[test]
 fn self_play_soak() {
     let games: usize = std::env::var("FERROHEX_SOAK_GAMES")
@@ -56,23 +83,9 @@ fn self_play_soak() {
         while referee.winner().is_none() {
             let color = referee.to_move();
             let name = if color == Color::Black { "b" } else { "w" };
-            let interrupt = rng.below(5) == 0;
-            let start = Instant::now();
-            e.send(&format!("genmove {name}"));
-            if interrupt {
-                e.send("# interrupt");
-                t.interrupts += 1;
-            }
-            let answer = e.answer();
-            let took = start.elapsed();
-            t.worst = t.worst.max(took);
-            if took > allowed {
-                t.late += 1;
-                eprintln!(
-                    "late: {took:?} on {size}x{size} after {} moves",
-                    referee.moves().count()
-                );
-            }
+            let interrupt = (rng.below(5) == 0).then_some(Duration::ZERO);
+            let where_ = format!("{size}x{size} after {} moves", referee.num_moves());
+            let answer = timed_genmove(&mut e, &mut t, name, interrupt, allowed, &where_);
             let legal = answer
                 .strip_prefix("= ")
                 .and_then(|c| referee.geometry().parse_cell(c))
@@ -239,23 +252,13 @@ fn anchor_soak() {
             let color = referee.to_move();
             let cname = if color == Color::Black { "b" } else { "w" };
             if color == ours {
-                let start = Instant::now();
-                e.send(&format!("genmove {cname}"));
-                if rng.below(8) == 0 {
-                    std::thread::sleep(budget.mul_f64(rng.below(100) as f64 / 200.0));
-                    e.send("# interrupt");
-                    t.interrupts += 1;
-                }
-                let answer = e.answer();
-                let took = start.elapsed();
-                t.worst = t.worst.max(took);
-                if took > allowed {
-                    t.late += 1;
-                    eprintln!(
-                        "late: {took:?} of {budget:?} on {size}x{size} after {} moves",
-                        referee.num_moves()
-                    );
-                }
+                let interrupt =
+                    (rng.below(8) == 0).then(|| budget.mul_f64(rng.below(100) as f64 / 200.0));
+                let where_ = format!(
+                    "{budget:?} a move on {size}x{size} after {} moves",
+                    referee.num_moves()
+                );
+                let answer = timed_genmove(&mut e, &mut t, cname, interrupt, allowed, &where_);
                 let mv = answer
                     .strip_prefix("= ")
                     .and_then(|a| ferrohex::tools::matches::parse_move(&referee, a));
