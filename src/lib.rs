@@ -14,4 +14,5 @@ pub mod search;
 pub mod sgf;
 pub mod solver;
 pub mod textboard;
+pub mod timeman;
 pub mod tools;

@@ -17,24 +17,11 @@ use std::time::{Duration, Instant};
 use crate::board::{Cell, CellSet, Color, Position};
 use crate::search::{Decision, SearchOutcome, SearchParams, SearchReport, Searcher, TimeControl};
 use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
-
-/// How long genmove waits, after its search, for the solver to stop.
-const SOLVER_GRACE: Duration = Duration::from_millis(10);
-
-/// The longest genmove waits for a solver still finishing the last move.
-const LEND_WAIT: Duration = Duration::from_millis(300);
-
-/// The least time left in a move for which genmove searches again when
-/// the verifier refutes the search's answer.
-const MIN_RESEARCH: Duration = Duration::from_millis(200);
+use crate::timeman::{FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SOLVER_GRACE};
 
 /// The verifier's table, as a share of the solver's (its proofs are of
 /// one move's subtree at a time).
 const VERIFIER_TT_SHARE: usize = 2;
-
-/// How long the verifier works on the search's choice before it turns to
-/// the whole position.
-const FOCUS_LIMIT: Duration = Duration::from_secs(2);
 
 /// The verifier's settings: the solver's, with half the table and twice
 /// the widening. On the whole position the two then make a portfolio:

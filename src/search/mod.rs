@@ -76,6 +76,8 @@ use std::time::{Duration, Instant};
 use crate::board::{Cell, CellSet, Color, Position};
 use crate::eval::{Dist01, EvalKind};
 use crate::knowledge::{self, Knowledge};
+use crate::timeman::DepthClock;
+pub use crate::timeman::{TimeControl, time_budget};
 use tt::Tt;
 use worker::{Shared, Worker};
 
@@ -211,27 +213,6 @@ impl Default for SearchParams {
             endgame_empty_pct: DEFAULT_ENDGAME_EMPTY_PCT,
             connection_search: true,
             opening_centre: true,
-        }
-    }
-}
-
-/// How much time a move may take.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// Per-move cap (`param_ferrohex max_time`, default 10 s).
-    pub max_time: Duration,
-    /// Clock remaining for the side to move, from `time_left`.
-    pub time_left: Option<Duration>,
-    /// Stones to play in the current period; `None` or 0 = sudden death.
-    pub stones_left: Option<u32>,
-}
-
-impl Default for TimeControl {
-    fn default() -> Self {
-        TimeControl {
-            max_time: Duration::from_secs(10),
-            time_left: None,
-            stones_left: None,
         }
     }
 }
@@ -1214,35 +1195,6 @@ enum RootKnowledge {
     Lost(Option<CellSet>, i32),
 }
 
-/// Predicts whether the next depth of an iterative deepening fits in the
-/// budget: the last depth's time times the larger of the last two growth
-/// ratios (odd and even depths grow differently).
-struct DepthClock {
-    last_iter: Duration,
-    ratios: [f64; 2],
-}
-
-impl DepthClock {
-    fn new() -> DepthClock {
-        DepthClock {
-            last_iter: Duration::ZERO,
-            ratios: [4.0, 4.0],
-        }
-    }
-
-    /// Records a finished depth that took `this_iter`; whether the next
-    /// one, started now, is predicted to end within `budget` of `start`.
-    fn next_fits(&mut self, this_iter: Duration, start: Instant, budget: Duration) -> bool {
-        if self.last_iter > Duration::from_millis(1) {
-            let growth = this_iter.as_secs_f64() / self.last_iter.as_secs_f64();
-            self.ratios = [self.ratios[1], growth.clamp(1.5, 12.0)];
-        }
-        self.last_iter = this_iter;
-        let predicted = this_iter.mul_f64(self.ratios[0].max(self.ratios[1]));
-        start.elapsed() + predicted <= budget
-    }
-}
-
 /// The root moves' indices for the next depth: the best first, then by
 /// score, ties (and moves that failed low, whose scores are only bounds)
 /// in their present order.
@@ -1280,30 +1232,6 @@ fn splitmix(x: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// How long this move may take: `max_time`, cut to a share of the clock
-/// when one is given. The share keeps a reserve (a tenth of the clock, at
-/// most 2 s, plus 50 ms) and divides the rest among the stones of the
-/// period, or in sudden death among half of this side's remaining moves
-/// (at least 5), since games end long before the board fills.
-pub fn time_budget(time: &TimeControl, empties: usize, level: Level) -> Duration {
-    let mut b = time.max_time;
-    if let Some(left) = time.time_left {
-        let reserve = (left / 10).min(Duration::from_secs(2)) + Duration::from_millis(50);
-        let usable = left.saturating_sub(reserve);
-        let share = match time.stones_left {
-            Some(k) if k > 0 => k,
-            _ => ((empties as u32).div_ceil(2) / 2).max(5),
-        };
-        b = b.min(usable / share);
-    }
-    if level == Level::Medium {
-        b = b.min(Duration::from_secs(2));
-    }
-    // Leave room for the answer itself.
-    b.saturating_sub(Duration::from_millis(10))
-        .max(Duration::from_millis(5))
 }
 
 /// The cells the root keeps to in the opening: those within 2 cells of the
@@ -1767,28 +1695,6 @@ mod tests {
         // Every move excluded: the position is lost, and a move still comes.
         let out = search(p.empty_cells());
         assert!(p.is_empty(moved(&out)));
-    }
-
-    #[test]
-    fn time_budget_keeps_a_reserve() {
-        let t = TimeControl {
-            max_time: Duration::from_secs(10),
-            time_left: Some(Duration::from_secs(30)),
-            stones_left: None,
-        };
-        let b = time_budget(&t, 121, Level::Hard);
-        assert!(b <= Duration::from_secs(2), "{b:?}");
-        let t = TimeControl {
-            stones_left: Some(1),
-            ..t
-        };
-        let b = time_budget(&t, 121, Level::Hard);
-        assert!(b <= Duration::from_secs(10) && b >= Duration::from_secs(5));
-        let t = TimeControl {
-            time_left: Some(Duration::from_millis(40)),
-            ..t
-        };
-        assert!(time_budget(&t, 121, Level::Hard) <= Duration::from_millis(40));
     }
 
     #[test]
