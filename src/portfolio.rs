@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Cell, CellSet, Color, Position};
 use crate::search::{Decision, SearchOutcome, SearchParams, SearchReport, Searcher, TimeControl};
 use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
-use crate::timeman::{FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SOLVER_GRACE};
+use crate::timeman::{ANSWER_ROOM, FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SOLVER_GRACE};
 
 /// The verifier's table, as a share of the solver's (its proofs are of
 /// one move's subtree at a time).
@@ -296,9 +296,17 @@ impl Portfolio {
         }
         // Moves the verifier has refuted, which searches again leave out.
         let mut refuted = CellSet::EMPTY;
-        let mut outcome = self
-            .searcher
-            .search(pos, color, &params, time, interrupt, report);
+        // The search ends at the move's end: what waiting for the solver
+        // took comes off its time (its budget keeps the same 10 ms for the
+        // answer that `time_budget` took off the move's).
+        let search_time = TimeControl {
+            max_time: move_end.saturating_duration_since(Instant::now()) + ANSWER_ROOM,
+            time_left: None,
+            stones_left: None,
+        };
+        let mut outcome =
+            self.searcher
+                .search(pos, color, &params, &search_time, interrupt, report);
         // A winning move the verifier proved.
         let mut verified = None;
         let proof = handle.and_then(|h| {

@@ -47,9 +47,11 @@ pub fn time_budget(time: &TimeControl, empties: usize, level: Level) -> Duration
         b = b.min(Duration::from_secs(2));
     }
     // Leave room for the answer itself.
-    b.saturating_sub(Duration::from_millis(10))
-        .max(Duration::from_millis(5))
+    b.saturating_sub(ANSWER_ROOM).max(Duration::from_millis(5))
 }
+
+/// What a move's budget leaves of `max_time` for writing the answer.
+pub const ANSWER_ROOM: Duration = Duration::from_millis(10);
 
 /// Predicts whether the next depth of an iterative deepening fits in the
 /// budget: the last depth's time times the larger of the last two growth
