@@ -297,7 +297,7 @@ impl Portfolio {
         // Moves the verifier has refuted, which searches again leave out.
         let mut refuted = CellSet::EMPTY;
         // The search ends at the move's end: what waiting for the solver
-        // took comes off its time (its budget keeps the same 10 ms for the
+        // took comes off its time (its budget keeps the same room for the
         // answer that `time_budget` took off the move's).
         let search_time = TimeControl {
             max_time: move_end.saturating_duration_since(Instant::now()) + ANSWER_ROOM,
