@@ -150,6 +150,22 @@ impl Parser<'_> {
                 max,
                 greedy,
             };
+            // As in Java, a quantifier cannot follow another (`a**`,
+            // `a+?+*`): stacked ones would nest repeats whose matching
+            // takes exponential time.
+            let next = self.pos;
+            let stacked = match self.peek() {
+                Some('*' | '+' | '?') => true,
+                Some('{') => {
+                    let counts = self.counts().is_some();
+                    self.pos = next;
+                    counts
+                }
+                _ => false,
+            };
+            if stacked {
+                return Err(self.error("a quantifier cannot follow another"));
+            }
         }
     }
 
@@ -312,12 +328,33 @@ impl Regex {
         Ok(Regex { root })
     }
 
-    /// Whether the pattern matches all of `text`.
+    /// Whether the pattern matches all of `text`. A match that has not
+    /// been found in [`MAX_STEPS`] steps of the backtracking (nested
+    /// repeats can take exponential time) counts as no match.
     pub fn matches(&self, text: &str) -> bool {
         let chars: Vec<char> = text.chars().collect();
         let end = chars.len();
+        STEPS.with(|s| s.set(0));
         m(&self.root, &chars, 0, &mut |i| i == end)
     }
+}
+
+/// The most steps one match may take: far more than any regression
+/// file's patterns need (their answers are a few cells long), few enough
+/// that a pathological pattern gives up in well under a second.
+const MAX_STEPS: u64 = 2_000_000;
+
+thread_local! {
+    static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a step; whether the match has run out of them.
+fn gave_up() -> bool {
+    STEPS.with(|s| {
+        let n = s.get() + 1;
+        s.set(n);
+        n > MAX_STEPS
+    })
 }
 
 fn is_word(c: Option<&char>) -> bool {
@@ -339,6 +376,9 @@ fn single(node: &Node, s: &[char], i: usize) -> Option<bool> {
 /// Matches `node` at `s[i..]`, calling `k` with each possible end (most
 /// preferred first) until it returns true.
 fn m(node: &Node, s: &[char], i: usize, k: &mut Cont) -> bool {
+    if gave_up() {
+        return false;
+    }
     if let Some(hit) = single(node, s, i) {
         return hit && k(i + 1);
     }
@@ -510,6 +550,27 @@ mod tests {
         ] {
             assert!(Regex::new(p).is_err(), "{p:?} should be refused");
         }
+    }
+
+    #[test]
+    fn stacked_quantifiers_are_refused() {
+        // From a fuzzed regression file that hung `ferrohex regress`: 90
+        // nested repeats.
+        let hung = format!("{{+?{}*+++,", "+".repeat(90));
+        for p in ["a**", "a+?+", "a*{2}", "a??*", hung.as_str()] {
+            assert!(Regex::new(p).is_err(), "{p:?} should be refused");
+        }
+        for p in ["a*+", "a+?", "a{2}?", "a*b+", "a{x"] {
+            assert!(Regex::new(p).is_ok(), "{p:?} should be accepted");
+        }
+    }
+
+    #[test]
+    fn a_match_that_would_take_exponential_time_gives_up() {
+        // Nested repeats over a text with no match: 2^40 ways to split it.
+        let r = Regex::new("(a*)*(a*)*(a*)*(a*)*b").unwrap();
+        assert!(!r.matches(&"a".repeat(40)));
+        assert!(r.matches("aab"));
     }
 
     #[test]
