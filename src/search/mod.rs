@@ -291,8 +291,9 @@ pub struct Searcher {
 
 /// What stops a running search: the user's interrupt, or the portfolio's
 /// early stop when the solver has proved the game ([`Searcher::halt_flag`]).
-/// Two flags, so that a proof never reads as an interrupt and each is
-/// cleared by whoever raised it.
+/// Two flags, so that a proof never reads as an interrupt: the driver
+/// clears the interrupt before each command, and the portfolio takes a
+/// fresh halt flag for every move.
 #[derive(Clone, Copy)]
 pub struct Stop<'a> {
     interrupt: &'a AtomicBool,
