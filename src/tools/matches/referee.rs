@@ -237,17 +237,9 @@ fn run(
         let mv = parse_move(game, text).ok_or_else(|| format!("bad opening move {text}"))?;
         game.play(color, mv)
             .map_err(|e| format!("bad opening move {text}: {e}"))?;
-        let name = move_name(game, mv);
-        moves.push((color, name.clone()));
-        for (i, engine) in engines.iter_mut().enumerate() {
-            let told = if mv == Move::Swap {
-                tell_swap(engine, i, game, control)
-            } else {
-                tell(engine, i, color, &name, control)
-            };
-            if let Err(loss) = told {
-                return Ok(Err(loss));
-            }
+        moves.push((color, move_name(game, mv)));
+        if let Err(loss) = relay(engines, None, game, color, mv, control) {
+            return Ok(Err(loss));
         }
     }
     while game.winner().is_none() {
@@ -300,19 +292,9 @@ fn run(
                 format!("{color} {}: {why}", answer.text),
             )));
         }
-        let name = move_name(game, mv);
-        moves.push((color, name.clone()));
-        if mv == Move::Swap {
-            for (i, engine) in engines.iter_mut().enumerate() {
-                if let Err(loss) = tell_swap(engine, i, game, control) {
-                    return Ok(Err(loss));
-                }
-            }
-        } else {
-            let other = 1 - e;
-            if let Err(loss) = tell(&mut engines[other], other, color, &name, control) {
-                return Ok(Err(loss));
-            }
+        moves.push((color, move_name(game, mv)));
+        if let Err(loss) = relay(engines, Some(e), game, color, mv, control) {
+            return Ok(Err(loss));
         }
     }
     Ok(Ok(()))
@@ -326,12 +308,38 @@ fn tell(
     name: &str,
     limit: Duration,
 ) -> Result<(), Loss> {
-    let cmd = format!("play {color} {name}");
-    match engine.send(&cmd, Some(limit)) {
+    order(engine, i, &format!("play {color} {name}"), limit)
+}
+
+/// Sends `cmd` to engine `i`; a refusal or failure loses.
+fn order(engine: &mut Engine, i: usize, cmd: &str, limit: Duration) -> Result<(), Loss> {
+    match engine.send(cmd, Some(limit)) {
         Ok(a) if a.ok => Ok(()),
         Ok(a) => Err(Loss(i, Reason::Refused, format!("{cmd}: {}", a.display()))),
         Err(e) => Err(Loss(i, failure(&e), format!("{cmd}: {e}"))),
     }
+}
+
+/// Passes `color`'s move `mv` (already on `game`) on: to every engine but
+/// the one that made it (`mover`; none for an opening move), except that a
+/// swap goes to both as the position it makes ([`tell_swap`]).
+fn relay(
+    engines: &mut [Engine; 2],
+    mover: Option<usize>,
+    game: &Game,
+    color: Color,
+    mv: Move,
+    limit: Duration,
+) -> Result<(), Loss> {
+    let name = move_name(game, mv);
+    for (i, engine) in engines.iter_mut().enumerate() {
+        if mv == Move::Swap {
+            tell_swap(engine, i, game, limit)?;
+        } else if mover != Some(i) {
+            tell(engine, i, color, &name, limit)?;
+        }
+    }
+    Ok(())
 }
 
 /// Passes a swap on to engine `i` as the position it makes: `clear_board`,
@@ -342,17 +350,7 @@ fn tell(
 /// engines of different conventions on different boards; the position
 /// itself means the same to every engine.
 fn tell_swap(engine: &mut Engine, i: usize, game: &Game, limit: Duration) -> Result<(), Loss> {
-    match engine.send("clear_board", Some(limit)) {
-        Ok(a) if a.ok => {}
-        Ok(a) => {
-            return Err(Loss(
-                i,
-                Reason::Refused,
-                format!("clear_board: {}", a.display()),
-            ));
-        }
-        Err(e) => return Err(Loss(i, failure(&e), format!("clear_board: {e}"))),
-    }
+    order(engine, i, "clear_board", limit)?;
     let stone = game
         .position()
         .placed()
