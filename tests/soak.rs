@@ -71,6 +71,26 @@ fn timed_genmove(
     answer
 }
 
+/// What every soak must end with: the engine still answering and exiting
+/// cleanly with nothing left on its output, no illegal move, no answer
+/// later than `allowed`, and all `games` played.
+fn end_checks(mut e: Engine, t: &Tally, games: usize, allowed: &str) {
+    assert_eq!(e.ask("name"), "= ferrohex", "still answering");
+    let (status, rest) = e.finish();
+    assert!(
+        status.success(),
+        "exit status {status:?} (a panic exits non-zero)"
+    );
+    assert!(rest.is_empty());
+    assert_eq!(t.illegal, 0);
+    assert_eq!(
+        t.late, 0,
+        "answers later than {allowed}; worst {:?}",
+        t.worst
+    );
+    assert_eq!(t.games, games);
+}
+
 #[test]
 fn self_play_soak() {
     let games: usize = std::env::var("FERROHEX_SOAK_GAMES")
@@ -128,21 +148,8 @@ fn self_play_soak() {
         }
     }
     let rss_end = rss_kib(pid);
-    assert_eq!(e.ask("name"), "= ferrohex", "still answering");
-    let (status, rest) = e.finish();
     eprintln!("soak: {t:?}, rss after warm-up {rss_after_warmup:?} KiB, at end {rss_end:?} KiB");
-    assert!(
-        status.success(),
-        "exit status {status:?} (a panic exits non-zero)"
-    );
-    assert!(rest.is_empty());
-    assert_eq!(t.illegal, 0);
-    assert_eq!(
-        t.late, 0,
-        "answers later than {allowed:?}; worst {:?}",
-        t.worst
-    );
-    assert_eq!(t.games, games);
+    end_checks(e, &t, games, &format!("{allowed:?}"));
     if let (true, Some(b)) = (long, rss_end) {
         let bound = resident_bound_kib(16);
         assert!(b <= bound, "resident memory {b} KiB, above {bound} KiB");
@@ -376,20 +383,10 @@ fn anchor_soak() {
         rss_max = rss_max.max(rss_kib(pid).unwrap_or(0));
     }
     let rss_end = rss_kib(pid);
-    assert_eq!(e.ask("name"), "= ferrohex", "still answering");
-    let (status, rest) = e.finish();
     eprintln!(
         "anchor soak: {t:?}, {swaps} swaps, {opponent_losses} anchor forfeits, ferrohex won {ferrohex_wins}; resident memory at most {rss_max} KiB, at the end {rss_end:?} KiB"
     );
-    assert!(status.success(), "exit status {status:?}");
-    assert!(rest.is_empty());
-    assert_eq!(t.illegal, 0);
-    assert_eq!(
-        t.late, 0,
-        "answers later than the move's time + 50 ms; worst {:?}",
-        t.worst
-    );
-    assert_eq!(t.games, games);
+    end_checks(e, &t, games, "the move's time + 50 ms");
     let bound = resident_bound_kib(64);
     assert!(
         rss_max <= bound,
