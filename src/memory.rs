@@ -127,6 +127,21 @@ pub fn try_zeroed_vec<T: Zeroed>(n: usize, what: &str) -> Result<Vec<T>, String>
     }
 }
 
+/// Empties a table made by [`try_zeroed_vec`]: it takes fresh zeroed pages
+/// and gives the old ones back to the system, so a cleared table (a new
+/// game) costs no resident memory until it fills again and clearing a large
+/// table that was hardly used costs almost nothing. When the fresh memory
+/// cannot be had, the old table is zeroed where it is.
+pub fn clear_zeroed<T: Zeroed>(v: &mut Vec<T>) {
+    let n = v.len();
+    match try_zeroed_vec::<T>(n, "table") {
+        Ok(fresh) => *v = fresh,
+        // SAFETY: `n` elements are allocated, and all-zero bytes are a
+        // valid `T` (`T: Zeroed`).
+        Err(_) => unsafe { std::ptr::write_bytes(v.as_mut_ptr(), 0, n) },
+    }
+}
+
 // SAFETY: integers.
 unsafe impl Zeroed for u64 {}
 // SAFETY: atomic integers, whose zero bytes are the value 0.
@@ -159,5 +174,8 @@ mod tests {
         v[12345] = 7;
         v.push(1);
         assert_eq!(v.iter().sum::<u64>(), 8);
+        clear_zeroed(&mut v);
+        assert_eq!(v.len(), (1 << 16) + 1);
+        assert!(v.iter().all(|&x| x == 0));
     }
 }

@@ -142,7 +142,7 @@ const ENTRY_BYTES: usize = 16;
 const MIN_ENTRIES: usize = 1 << 10;
 
 pub struct Tt {
-    slots: Box<[[AtomicU64; 2]]>,
+    slots: Vec<[AtomicU64; 2]>,
     mask: usize,
     generation: u8,
 }
@@ -167,8 +167,7 @@ impl Tt {
         } else {
             want.next_power_of_two() / 2
         };
-        let slots =
-            crate::memory::try_zeroed_vec(entries, "transposition table")?.into_boxed_slice();
+        let slots = crate::memory::try_zeroed_vec(entries, "transposition table")?;
         Ok(Tt {
             slots,
             mask: entries - 1,
@@ -187,10 +186,7 @@ impl Tt {
     }
 
     pub fn clear(&mut self) {
-        for s in self.slots.iter() {
-            s[0].store(0, Ordering::Relaxed);
-            s[1].store(0, Ordering::Relaxed);
-        }
+        crate::memory::clear_zeroed(&mut self.slots);
         self.generation = 0;
     }
 

@@ -116,7 +116,7 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        crate::memory::clear_zeroed(&mut self.entries);
         self.used = 0;
     }
 
