@@ -1,6 +1,10 @@
 //! The session facade the protocol driver calls: one game, the engine's
 //! parameters and the searcher, with play, undo, genmove and stop.
 
+mod settings;
+
+pub use settings::ParamGroup;
+
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -9,10 +13,10 @@ use std::time::{Duration, Instant};
 use crate::board::{Cell, Color};
 use crate::eval::{CellValues, EvalKind};
 use crate::game::{Game, Move, TimeSettings};
-use crate::htp::command::{MoveArg, ParamSetting};
+use crate::htp::command::MoveArg;
 use crate::knowledge::{Endpoint, Knowledge};
 use crate::portfolio::Portfolio;
-use crate::search::{Decision, Level, SearchParams, SearchReport, TimeControl};
+use crate::search::{Decision, SearchParams, SearchReport, TimeControl};
 use crate::solver::swap;
 use crate::solver::{Progress, SolveOutcome, SolverParams};
 use crate::textboard::Letters;
@@ -83,16 +87,6 @@ impl Engine {
             ))
         } else {
             Ok(())
-        }
-    }
-
-    /// A table size for `name` in MiB, within the bounds (lower in safe
-    /// mode).
-    fn table_size(&self, name: &str, value: &str) -> Result<usize, String> {
-        if self.safe {
-            parse_number_why(name, value, (1, SAFE_TABLE_MIB), " in safe mode")
-        } else {
-            parse_number(name, value, 1, MAX_TABLE_MIB)
         }
     }
 
@@ -373,71 +367,6 @@ impl Engine {
         &self.portfolio.solver.params
     }
 
-    /// `param_dfpn`: lists the solver's parameters, or sets one.
-    pub fn param_solver(&mut self, setting: &ParamSetting) -> Result<String, String> {
-        let mut p = self.portfolio.solver.params.clone();
-        let Some((name, value)) = setting else {
-            return Ok([
-                format!(
-                    "[string] max_time {}",
-                    p.max_time.map_or(0.0, |t| t.as_secs_f64())
-                ),
-                format!("[string] tt_mb {}", p.tt_mb),
-                format!("[bool] use_guifx {}", p.use_guifx as u8),
-                format!("[bool] use_knowledge {}", p.use_knowledge as u8),
-                format!("[bool] use_vc {}", p.use_vc as u8),
-                format!("[bool] incremental {}", p.incremental as u8),
-                format!("[string] ordering {}", p.ordering.name()),
-                format!("[string] epsilon {}", p.epsilon),
-                format!("[string] widening {}", p.widening),
-                format!("[string] late_widening {}", p.late_widening),
-                format!("[bool] lookahead {}", p.lookahead as u8),
-                format!("[bool] vulnerable {}", p.vulnerable as u8),
-                format!("[bool] decompositions {}", p.decompositions as u8),
-                format!("[string] genmove_empty {}", self.portfolio.solver_empty),
-            ]
-            .join("\n"));
-        };
-        match name.as_str() {
-            "max_time" => {
-                let secs: f64 = value
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| s.is_finite() && (0.0..=1.0e6).contains(s))
-                    .ok_or_else(|| {
-                        format!("invalid max_time: {value} (seconds, 0 to 1000000, 0 for no limit)")
-                    })?;
-                p.max_time = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
-            }
-            "tt_mb" => {
-                p.tt_mb = self.table_size(name, value)?;
-                // The verifier's table comes with it.
-                let both = p.tt_mb + crate::portfolio::verifier_params(&p).tt_mb;
-                crate::memory::check_table(both, "solver's tables")?;
-            }
-            "use_guifx" => p.use_guifx = parse_bool(value)?,
-            "use_knowledge" => p.use_knowledge = parse_bool(value)?,
-            "use_vc" => p.use_vc = parse_bool(value)?,
-            "incremental" => p.incremental = parse_bool(value)?,
-            "ordering" | "epsilon" | "widening" | "late_widening" | "lookahead" | "vulnerable"
-            | "decompositions" => p.set(name, value)?,
-            "genmove_empty" => {
-                self.portfolio.solver_empty =
-                    parse_number(name, value, 0, crate::board::MAX_CELLS)?;
-                return Ok(String::new());
-            }
-            _ => {
-                return Err(format!(
-                    "unknown parameter: {name} (param_dfpn knows max_time, tt_mb, use_guifx, use_knowledge, use_vc, incremental, vulnerable, decompositions, ordering, epsilon, widening, late_widening, lookahead, genmove_empty)"
-                ));
-            }
-        }
-        // The new tables are allocated before either is replaced, so a
-        // size that cannot be had leaves both as they were.
-        self.portfolio.set_solver_params(p)?;
-        Ok(String::new())
-    }
-
     /// `vc-build`: the inferior cells of the position for `color`, as
     /// HexGui draws them (`CELL CODE` pairs).
     pub fn inferior_cells(&self, color: Color) -> Result<String, String> {
@@ -576,108 +505,6 @@ impl Engine {
             byo_stones,
         });
     }
-
-    /// `param_game`: lists the game parameters, or sets one.
-    pub fn param_game(&mut self, setting: &ParamSetting) -> Result<String, String> {
-        match setting {
-            None => Ok(format!(
-                "[bool] allow_swap {}\n[bool] safe {}",
-                self.game.allow_swap as u8, self.safe as u8
-            )),
-            Some((name, value)) => match name.as_str() {
-                "allow_swap" => {
-                    self.game.allow_swap = parse_bool(value)?;
-                    Ok(String::new())
-                }
-                "safe" => match (parse_bool(value)?, self.safe) {
-                    (true, _) => {
-                        self.safe = true;
-                        Ok(String::new())
-                    }
-                    (false, true) => Err("safe mode cannot be turned off".into()),
-                    (false, false) => Ok(String::new()),
-                },
-                _ => Err(format!(
-                    "unknown parameter: {name} (param_game knows allow_swap, safe)"
-                )),
-            },
-        }
-    }
-
-    /// `param_ferrohex`: lists the engine parameters, or sets one.
-    pub fn param_engine(&mut self, setting: &ParamSetting) -> Result<String, String> {
-        let Some((name, value)) = setting else {
-            let p = &self.params;
-            let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-            let evals: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
-            return Ok([
-                format!("[string] max_time {}", self.max_time.as_secs_f64()),
-                format!("[string] max_depth {}", p.max_depth.unwrap_or(0)),
-                format!("[string] threads {}", p.threads),
-                format!("[string] tt_mb {}", p.tt_mb),
-                format!("[list/{}] level {}", levels.join("/"), p.level),
-                format!("[list/{}] eval {}", evals.join("/"), p.eval),
-                format!("[string] width {}", p.width),
-                format!("[bool] knowledge {}", p.knowledge as u8),
-                format!("[string] endgame_empty_pct {}", p.endgame_empty_pct),
-                format!("[bool] connection_search {}", p.connection_search as u8),
-                format!("[bool] opening_centre {}", p.opening_centre as u8),
-                format!("[bool] resign {}", p.resign as u8),
-                format!("[bool] use_guifx {}", self.use_guifx as u8),
-            ]
-            .join("\n"));
-        };
-        let mut p = self.params.clone();
-        match name.as_str() {
-            "max_time" => {
-                let secs: f64 = value
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 1.0e6)
-                    .ok_or_else(|| {
-                        format!("invalid max_time: {value} (seconds, above 0 and at most 1000000)")
-                    })?;
-                self.max_time = Duration::from_secs_f64(secs);
-                return Ok(String::new());
-            }
-            "max_depth" => {
-                let d = parse_number(name, value, 0, 1000)?;
-                p.max_depth = (d > 0).then_some(d as u32);
-            }
-            "threads" => {
-                p.threads = if self.safe {
-                    let cores = crate::search::thread_count(0);
-                    parse_number_why(name, value, (0, cores), " in safe mode: one per core")?
-                } else {
-                    parse_number(name, value, 0, 1024)?
-                }
-            }
-            "tt_mb" => {
-                p.tt_mb = self.table_size(name, value)?;
-                crate::memory::check_table(p.tt_mb, "transposition table")?;
-            }
-            "width" => p.width = parse_number(name, value, 0, crate::board::MAX_CELLS)?,
-            "eval" => p.eval = value.parse()?,
-            "use_guifx" => {
-                self.use_guifx = parse_bool(value)?;
-                return Ok(String::new());
-            }
-            "level" => p.level = value.parse()?,
-            "resign" => p.resign = parse_bool(value)?,
-            "knowledge" => p.knowledge = parse_bool(value)?,
-            "endgame_empty_pct" => p.endgame_empty_pct = parse_number(name, value, 0, 100)?,
-            "connection_search" => p.connection_search = parse_bool(value)?,
-            "opening_centre" => p.opening_centre = parse_bool(value)?,
-            _ => {
-                return Err(format!(
-                    "unknown parameter: {name} (param_ferrohex knows max_time, max_depth, threads, tt_mb, level, eval, width, knowledge, endgame_empty_pct, connection_search, opening_centre, resign, use_guifx)"
-                ));
-            }
-        }
-        self.portfolio.searcher.try_set_params(&p)?;
-        self.params = p;
-        Ok(String::new())
-    }
 }
 
 /// Reads a regular file of at most `MAX_INPUT_BYTES`, lossily decoded.
@@ -704,30 +531,4 @@ fn read_capped(path: &str) -> Result<String, String> {
         return Err(too_big());
     }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-fn parse_bool(value: &str) -> Result<bool, String> {
-    match value {
-        "1" | "true" => Ok(true),
-        "0" | "false" => Ok(false),
-        _ => Err(format!("invalid value: {value} (expected 0 or 1)")),
-    }
-}
-
-fn parse_number(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
-    parse_number_why(name, value, (min, max), "")
-}
-
-/// [`parse_number`] with a note on why the bounds are what they are.
-fn parse_number_why(
-    name: &str,
-    value: &str,
-    (min, max): (usize, usize),
-    why: &str,
-) -> Result<usize, String> {
-    value
-        .parse::<usize>()
-        .ok()
-        .filter(|v| (min..=max).contains(v))
-        .ok_or_else(|| format!("invalid {name}: {value} (expected {min} to {max}{why})"))
 }

@@ -9,6 +9,7 @@ pub mod game;
 pub mod htp;
 pub mod knowledge;
 pub mod memory;
+pub mod params;
 pub mod portfolio;
 pub mod search;
 pub mod sgf;

@@ -87,6 +87,14 @@ impl EvalKind {
         EvalKind::Resistance,
     ];
 
+    /// The names, in the order of [`EvalKind::ALL`].
+    pub const NAMES: [&'static str; 3] = ["dist01", "twodist", "resistance"];
+
+    /// The evaluation of a name as listed (lowercase).
+    pub fn named(name: &str) -> Option<EvalKind> {
+        EvalKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             EvalKind::Dist01 => "dist01",

@@ -1,7 +1,8 @@
 //! Runs typed commands against the engine and produces the answer text.
 
-use super::command::{COMMANDS, Command, is_known};
-use crate::engine::Engine;
+use super::answer;
+use super::command::{COMMANDS, Command, ParamSetting, is_known};
+use crate::engine::{Engine, ParamGroup};
 use crate::search::SearchReport;
 use crate::solver::Progress;
 
@@ -97,8 +98,8 @@ pub fn execute(
             engine.time_settings(*main, *byo_time, *byo_stones);
             Ok(String::new())
         }
-        Command::ParamGame(setting) => engine.param_game(setting),
-        Command::ParamFerrohex(setting) => engine.param_engine(setting),
+        Command::ParamGame(setting) => param(engine, ParamGroup::Game, setting),
+        Command::ParamFerrohex(setting) => param(engine, ParamGroup::Engine, setting),
         Command::AnalyzeCommands => Ok(ANALYZE_COMMANDS.join("\n")),
         Command::GoguiInterrupt => Ok(String::new()),
         Command::EvalCells { kind, color } => engine.eval_cells(*kind, *color),
@@ -110,7 +111,7 @@ pub fn execute(
             engine.clear_solver_table();
             Ok(String::new())
         }
-        Command::ParamDfpn(setting) => engine.param_solver(setting),
+        Command::ParamDfpn(setting) => param(engine, ParamGroup::Solver, setting),
         Command::VcBuild(color) => engine.inferior_cells(*color),
         Command::VcMustplay(color) => engine.mustplay(*color),
         Command::VcBetween {
@@ -121,4 +122,12 @@ pub fn execute(
         } => engine.connections(*color, from, to, *full),
     };
     (answer, Flow::Continue)
+}
+
+/// A `param_*` command: the group's listing, or one parameter set.
+fn param(engine: &mut Engine, group: ParamGroup, setting: &ParamSetting) -> Result<String, String> {
+    match setting {
+        None => Ok(answer::settings(&engine.params(group))),
+        Some((name, value)) => engine.set_param(group, name, value).map(|()| String::new()),
+    }
 }

@@ -62,13 +62,12 @@
 
 mod bench;
 pub mod connsearch;
+mod params;
 mod root;
 mod tt;
 mod vcsearch;
 mod worker;
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -80,6 +79,8 @@ use crate::timeman::DepthClock;
 pub use crate::timeman::{TimeControl, time_budget};
 use tt::Tt;
 use worker::{Shared, Worker};
+
+pub use params::{Level, SearchParams};
 
 pub use bench::{
     BENCH_DEPTH, BENCH_POSITIONS, BENCH_SIGNATURE, BenchLine, BenchResult, bench, bench_position,
@@ -100,121 +101,6 @@ pub fn score_is_win(score: i32) -> bool {
 /// Whether `score` is a proven loss for the side it belongs to.
 pub fn score_is_loss(score: i32) -> bool {
     score <= -WIN_BOUND
-}
-
-/// Playing strength.
-///
-/// - `Baseline`: the simple one-ply player (win, block, best 0-1 distance
-///   difference); the yardstick the search is measured against.
-/// - `Easy`: a shallow, slightly randomised search a beginner can beat.
-/// - `Medium`: a short search.
-/// - `Hard` (the default): the full search within the time budget.
-/// - `Max`: like `Hard`, with wider move lists and no depth cap.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Level {
-    Baseline,
-    Easy,
-    Medium,
-    #[default]
-    Hard,
-    Max,
-}
-
-impl Level {
-    pub const ALL: [Level; 5] = [
-        Level::Baseline,
-        Level::Easy,
-        Level::Medium,
-        Level::Hard,
-        Level::Max,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Baseline => "baseline",
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-            Level::Max => "max",
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Level {
-    type Err = String;
-    /// Accepts the lowercase names in any case.
-    fn from_str(s: &str) -> Result<Level, String> {
-        let s = s.to_ascii_lowercase();
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| {
-                format!("unknown level '{s}': expected baseline, easy, medium, hard or max")
-            })
-    }
-}
-
-/// Search settings, as set by command-line flags and `param_ferrohex`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchParams {
-    /// Worker threads for the root split; 0 means all cores.
-    pub threads: usize,
-    /// Transposition table size in MiB (rounded down to a power-of-two
-    /// number of entries; the table never grows).
-    pub tt_mb: usize,
-    /// Deepest iteration, in plies; `None` means as deep as time allows.
-    pub max_depth: Option<u32>,
-    pub level: Level,
-    /// Resign a proven loss instead of playing the longest resistance.
-    pub resign: bool,
-    /// How many candidate moves are searched at each node below the root
-    /// (the root always searches every move). 0 means no limit.
-    pub width: usize,
-    /// The evaluation used by the search levels (not by baseline/easy,
-    /// which use the 0-1 distance).
-    pub eval: EvalKind,
-    /// Use the Hex knowledge (virtual connections, mustplay, inferior
-    /// cells): decided positions at the root and near it, move lists cut
-    /// to the consider set (`param_ferrohex knowledge 0|1`).
-    pub knowledge: bool,
-    /// With the knowledge on and at most this percentage of the board's
-    /// cells empty, the search is the endgame search (`vcsearch`):
-    /// connections at every node, resistance over them as the evaluation.
-    /// 0: never. See [`DEFAULT_ENDGAME_EMPTY_PCT`].
-    pub endgame_empty_pct: usize,
-    /// On boards of at most 128 cells, search with the connections at
-    /// every node from the first move ([`connsearch`]) instead of the
-    /// distance search and the endgame search
-    /// (`param_ferrohex connection_search 0|1`).
-    pub connection_search: bool,
-    /// At levels hard and max, the first moves of a game keep to the
-    /// board's centre ([`opening_region`]; `param_ferrohex opening_centre
-    /// 0|1`).
-    pub opening_centre: bool,
-}
-
-impl Default for SearchParams {
-    fn default() -> Self {
-        SearchParams {
-            threads: 0,
-            tt_mb: 64,
-            max_depth: None,
-            level: Level::default(),
-            resign: false,
-            width: 15,
-            eval: EvalKind::default(),
-            knowledge: true,
-            endgame_empty_pct: DEFAULT_ENDGAME_EMPTY_PCT,
-            connection_search: true,
-            opening_centre: true,
-        }
-    }
 }
 
 /// One finished iteration of the search.

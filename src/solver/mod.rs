@@ -31,6 +31,7 @@ pub mod bench;
 pub mod dfpn;
 pub mod ice;
 pub mod oracle;
+mod params;
 pub mod swap;
 pub mod tt;
 pub mod vc;
@@ -40,163 +41,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, Color, Position, zobrist_key};
-use crate::eval::EvalKind;
 
 use dfpn::{Search, Settings};
 use oracle::{Expansion, Fast, Informed, Oracle, Plain};
 use tt::Table;
 
-/// The solver's parameters (`param_dfpn` in HTP).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SolverParams {
-    /// Give up (answer unknown) after this long; `None`: no limit.
-    pub max_time: Option<Duration>,
-    /// Size of the transposition table in mebibytes.
-    pub tt_mb: usize,
-    /// Whether HexGui live graphics are wanted (read by the HTP layer).
-    pub use_guifx: bool,
-    /// Use the knowledge module's connections (its `decided` and
-    /// `mustplay`) instead of the solver's own H-search.
-    pub use_knowledge: bool,
-    /// With `use_knowledge`: also its fill-in and inferior-cell pruning.
-    pub use_ice: bool,
-    /// Without the knowledge module: use the solver's own bitboard
-    /// H-search (boards up to 128 cells), else the board alone.
-    pub use_vc: bool,
-    /// Move ordering.
-    pub ordering: EvalKind,
-    /// The 1 + epsilon trick's epsilon.
-    pub epsilon: f64,
-    /// Widening: the proof number looks at only the first
-    /// 1 + ceil(widening x open children) children; 0 looks at all.
-    /// 0.25 (Benzene's value) solves 24 of endgame.tst's 40 positions in
-    /// 10 s each where 0 solves 22, 0.5 23 (all with vulnerable-cell
-    /// pruning), and the 6x6 file in 76,224 nodes against 79,711.
-    pub widening: f64,
-    /// genmove's solver spends the second half of the move with this
-    /// widening, on the same table (equal to `widening`: no switch).
-    /// df-pn's time to a proof varies a lot with the widening; on the 40
-    /// endgame.tst positions, 5 s at 0.25 then 5 s at 0.5 prove 26 where
-    /// 10 s at 0.25 prove 24 (random-endgame04 and simple-endgame02 gained,
-    /// random-endgame15 lost).
-    pub late_widening: f64,
-    /// Expand new children when their parent is expanded (settles
-    /// decided ones at once, seeds disproof numbers with move counts).
-    pub lookahead: bool,
-    /// With the solver's own H-search: start each node's H-search from
-    /// the connections of an earlier position on the line, combining only
-    /// what the new stones changed (off: every node from scratch).
-    pub incremental: bool,
-    /// With the solver's own H-search: leave out moves an opponent reply
-    /// kills (vulnerable cells; see [`ice::vulnerable`]).
-    pub vulnerable: bool,
-    /// With the solver's own H-search: fill in the carriers decompositions
-    /// capture (see [`vc::Hsearch::decomposition`]). On the 40
-    /// endgame.tst positions, 10 s each, it proves 30 where 24 without.
-    pub decompositions: bool,
-    /// How often progress is reported.
-    pub progress_interval: Duration,
-}
-
-impl Default for SolverParams {
-    fn default() -> Self {
-        SolverParams {
-            max_time: None,
-            tt_mb: 64,
-            use_guifx: false,
-            use_knowledge: false,
-            use_ice: false,
-            use_vc: true,
-            ordering: EvalKind::Resistance,
-            epsilon: 0.25,
-            widening: 0.25,
-            late_widening: 0.5,
-            lookahead: false,
-            incremental: true,
-            vulnerable: true,
-            decompositions: true,
-            progress_interval: Duration::from_secs(1),
-        }
-    }
-}
-
-impl SolverParams {
-    /// The parameters as `param_dfpn` lists them: one `name value` line
-    /// each (`max_time` in seconds, 0 meaning no limit).
-    pub fn list(&self) -> Vec<(&'static str, String)> {
-        let b = |x: bool| if x { "1" } else { "0" }.to_string();
-        vec![
-            (
-                "max_time",
-                self.max_time
-                    .map_or("0".into(), |t| format!("{}", t.as_secs_f64())),
-            ),
-            ("tt_mb", self.tt_mb.to_string()),
-            ("use_guifx", b(self.use_guifx)),
-            ("use_knowledge", b(self.use_knowledge)),
-            ("use_ice", b(self.use_ice)),
-            ("use_vc", b(self.use_vc)),
-            ("ordering", self.ordering.name().to_string()),
-            ("epsilon", self.epsilon.to_string()),
-            ("widening", self.widening.to_string()),
-            ("late_widening", self.late_widening.to_string()),
-            ("lookahead", b(self.lookahead)),
-            ("incremental", b(self.incremental)),
-            ("vulnerable", b(self.vulnerable)),
-            ("decompositions", b(self.decompositions)),
-        ]
-    }
-
-    /// Sets one parameter by its `param_dfpn` name (also `timelimit` for
-    /// `max_time` and `tt_size`/`tt_bits`-free `tt_mb`), with an error
-    /// message for unknown names and bad values.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let bad = || format!("bad value '{value}' for {name}");
-        let flag = || match value {
-            "1" | "true" | "on" => Ok(true),
-            "0" | "false" | "off" => Ok(false),
-            _ => Err(bad()),
-        };
-        match name {
-            "max_time" | "timelimit" => {
-                let secs: f64 = value.parse().map_err(|_| bad())?;
-                if !secs.is_finite() || secs < 0.0 {
-                    return Err(bad());
-                }
-                self.max_time = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
-            }
-            "tt_mb" => {
-                let mb: usize = value.parse().map_err(|_| bad())?;
-                if !(1..=65536).contains(&mb) {
-                    return Err(bad());
-                }
-                self.tt_mb = mb;
-            }
-            "use_guifx" => self.use_guifx = flag()?,
-            "use_knowledge" => self.use_knowledge = flag()?,
-            "use_ice" => self.use_ice = flag()?,
-            "use_vc" => self.use_vc = flag()?,
-            "lookahead" => self.lookahead = flag()?,
-            "incremental" => self.incremental = flag()?,
-            "vulnerable" => self.vulnerable = flag()?,
-            "decompositions" => self.decompositions = flag()?,
-            "ordering" => self.ordering = value.parse()?,
-            "epsilon" | "widening" | "late_widening" => {
-                let x: f64 = value.parse().map_err(|_| bad())?;
-                if !x.is_finite() || !(0.0..=64.0).contains(&x) {
-                    return Err(bad());
-                }
-                match name {
-                    "epsilon" => self.epsilon = x,
-                    "widening" => self.widening = x,
-                    _ => self.late_widening = x,
-                }
-            }
-            _ => return Err(format!("unknown dfpn parameter '{name}'")),
-        }
-        Ok(())
-    }
-}
+pub use params::SolverParams;
 
 /// A solve's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

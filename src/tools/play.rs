@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 use crate::board::{Color, MAX_SIZE};
-use crate::engine::Engine;
+use crate::engine::{Engine, ParamGroup};
 use crate::game::{Game, Move};
 use crate::htp::command::MoveArg;
 use crate::search::{Level, SearchParams};
@@ -595,12 +595,11 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("ferrohex play: {e}");
         return ExitCode::FAILURE;
     }
-    if args.swap {
-        let setting = Some(("allow_swap".to_string(), "1".to_string()));
-        if let Err(e) = engine.param_game(&setting) {
-            eprintln!("ferrohex play: {e}");
-            return ExitCode::FAILURE;
-        }
+    if args.swap
+        && let Err(e) = engine.set_param(ParamGroup::Game, "allow_swap", "1")
+    {
+        eprintln!("ferrohex play: {e}");
+        return ExitCode::FAILURE;
     }
     let stdout_tty = io::stdout().is_terminal();
     let spinner = if stdout_tty {

@@ -1,0 +1,193 @@
+//! The solver's settings, with their registry for `param_dfpn`.
+
+use std::time::Duration;
+
+use crate::eval::EvalKind;
+use crate::params::{self, Param};
+
+/// The solver's parameters (`param_dfpn` in HTP).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverParams {
+    /// Give up (answer unknown) after this long; `None`: no limit.
+    pub max_time: Option<Duration>,
+    /// Size of the transposition table in mebibytes.
+    pub tt_mb: usize,
+    /// Whether HexGui live graphics are wanted (read by the HTP layer).
+    pub use_guifx: bool,
+    /// Use the knowledge module's connections (its `decided` and
+    /// `mustplay`) instead of the solver's own H-search.
+    pub use_knowledge: bool,
+    /// With `use_knowledge`: also its fill-in and inferior-cell pruning.
+    pub use_ice: bool,
+    /// Without the knowledge module: use the solver's own bitboard
+    /// H-search (boards up to 128 cells), else the board alone.
+    pub use_vc: bool,
+    /// Move ordering.
+    pub ordering: EvalKind,
+    /// The 1 + epsilon trick's epsilon.
+    pub epsilon: f64,
+    /// Widening: the proof number looks at only the first
+    /// 1 + ceil(widening x open children) children; 0 looks at all.
+    /// 0.25 (Benzene's value) solves 24 of endgame.tst's 40 positions in
+    /// 10 s each where 0 solves 22, 0.5 23 (all with vulnerable-cell
+    /// pruning), and the 6x6 file in 76,224 nodes against 79,711.
+    pub widening: f64,
+    /// genmove's solver spends the second half of the move with this
+    /// widening, on the same table (equal to `widening`: no switch).
+    /// df-pn's time to a proof varies a lot with the widening; on the 40
+    /// endgame.tst positions, 5 s at 0.25 then 5 s at 0.5 prove 26 where
+    /// 10 s at 0.25 prove 24 (random-endgame04 and simple-endgame02 gained,
+    /// random-endgame15 lost).
+    pub late_widening: f64,
+    /// Expand new children when their parent is expanded (settles
+    /// decided ones at once, seeds disproof numbers with move counts).
+    pub lookahead: bool,
+    /// With the solver's own H-search: start each node's H-search from
+    /// the connections of an earlier position on the line, combining only
+    /// what the new stones changed (off: every node from scratch).
+    pub incremental: bool,
+    /// With the solver's own H-search: leave out moves an opponent reply
+    /// kills (vulnerable cells; see [`ice::vulnerable`]).
+    pub vulnerable: bool,
+    /// With the solver's own H-search: fill in the carriers decompositions
+    /// capture (see [`vc::Hsearch::decomposition`]). On the 40
+    /// endgame.tst positions, 10 s each, it proves 30 where 24 without.
+    pub decompositions: bool,
+    /// How often progress is reported.
+    pub progress_interval: Duration,
+}
+
+impl Default for SolverParams {
+    fn default() -> Self {
+        SolverParams {
+            max_time: None,
+            tt_mb: 64,
+            use_guifx: false,
+            use_knowledge: false,
+            use_ice: false,
+            use_vc: true,
+            ordering: EvalKind::Resistance,
+            epsilon: 0.25,
+            widening: 0.25,
+            late_widening: 0.5,
+            lookahead: false,
+            incremental: true,
+            vulnerable: true,
+            decompositions: true,
+            progress_interval: Duration::from_secs(1),
+        }
+    }
+}
+
+impl SolverParams {
+    /// The solver's parameters as `param_dfpn` lists them.
+    pub fn registry() -> Vec<Param<SolverParams>> {
+        type P = SolverParams;
+        vec![
+            Param::seconds(
+                "max_time",
+                1.0e6,
+                true,
+                "seconds per solve, 0 for no limit",
+                |p: &P| p.max_time.map_or(0.0, |t| t.as_secs_f64()),
+                |p, s| p.max_time = (s > 0.0).then(|| Duration::from_secs_f64(s)),
+            ),
+            Param::int(
+                "tt_mb",
+                (1, 65536),
+                "solver table size in MiB",
+                |p: &P| p.tt_mb,
+                |p, n| p.tt_mb = n,
+            ),
+            Param::flag(
+                "use_guifx",
+                "send live graphics while solving",
+                |p: &P| p.use_guifx,
+                |p, b| p.use_guifx = b,
+            ),
+            Param::flag(
+                "use_knowledge",
+                "use the knowledge module's connections",
+                |p: &P| p.use_knowledge,
+                |p, b| p.use_knowledge = b,
+            ),
+            Param::flag(
+                "use_ice",
+                "with use_knowledge: also its fill-in and inferior-cell pruning",
+                |p: &P| p.use_ice,
+                |p, b| p.use_ice = b,
+            ),
+            Param::flag(
+                "use_vc",
+                "use the solver's own connection search",
+                |p: &P| p.use_vc,
+                |p, b| p.use_vc = b,
+            ),
+            Param::flag(
+                "incremental",
+                "seed each connection search from an earlier position on the line",
+                |p: &P| p.incremental,
+                |p, b| p.incremental = b,
+            ),
+            Param::choice(
+                "ordering",
+                &EvalKind::NAMES,
+                "move ordering by an evaluation's per-cell values",
+                |p: &P| p.ordering.name(),
+                |p, w| p.ordering = EvalKind::named(w).unwrap_or(p.ordering),
+            ),
+            Param::real(
+                "epsilon",
+                (0.0, 64.0),
+                "the 1 + epsilon trick's epsilon",
+                |p: &P| p.epsilon,
+                |p, x| p.epsilon = x,
+            ),
+            Param::real(
+                "widening",
+                (0.0, 64.0),
+                "the proof number looks at the first 1 + ceil(widening x open) children",
+                |p: &P| p.widening,
+                |p, x| p.widening = x,
+            ),
+            Param::real(
+                "late_widening",
+                (0.0, 64.0),
+                "the widening of the second half of genmove's solve",
+                |p: &P| p.late_widening,
+                |p, x| p.late_widening = x,
+            ),
+            Param::flag(
+                "lookahead",
+                "expand new children when their parent is expanded",
+                |p: &P| p.lookahead,
+                |p, b| p.lookahead = b,
+            ),
+            Param::flag(
+                "vulnerable",
+                "leave out moves an opponent reply kills",
+                |p: &P| p.vulnerable,
+                |p, b| p.vulnerable = b,
+            ),
+            Param::flag(
+                "decompositions",
+                "fill in the carriers decompositions capture",
+                |p: &P| p.decompositions,
+                |p, b| p.decompositions = b,
+            ),
+        ]
+    }
+
+    /// The parameters by name, with their values as `param_dfpn` lists them.
+    pub fn list(&self) -> Vec<(&'static str, String)> {
+        params::list(&SolverParams::registry(), self)
+            .into_iter()
+            .map(|s| (s.name, s.value.to_string()))
+            .collect()
+    }
+
+    /// Sets one parameter by its `param_dfpn` name, or says why not.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        params::set(&SolverParams::registry(), self, name, value).map(|_| ())
+    }
+}
