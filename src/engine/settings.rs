@@ -53,20 +53,22 @@ fn game_registry() -> Vec<Param<GameSettings>> {
     ]
 }
 
-/// The range of a `tt_mb` parameter: the machine's, or safe mode's.
-fn table_range(safe: bool) -> (Kind, &'static str) {
+/// A `tt_mb` parameter with the machine's range, or safe mode's; any
+/// other parameter as it is.
+fn with_table_range<T: 'static>(p: Param<T>, safe: bool) -> Param<T> {
+    if p.name != "tt_mb" {
+        return p;
+    }
     let (max, note) = if safe {
         (SAFE_TABLE_MIB, "in safe mode")
     } else {
         (MAX_TABLE_MIB, "")
     };
-    (
-        Kind::Int {
-            min: 1,
-            max: max as u64,
-        },
-        note,
-    )
+    let kind = Kind::Int {
+        min: 1,
+        max: max as u64,
+    };
+    p.with_range(kind, note)
 }
 
 fn engine_registry(safe: bool) -> Vec<Param<EngineSettings>> {
@@ -81,10 +83,6 @@ fn engine_registry(safe: bool) -> Vec<Param<EngineSettings>> {
     )];
     for p in SearchParams::registry() {
         let p = match p.name {
-            "tt_mb" => {
-                let (kind, note) = table_range(safe);
-                p.with_range(kind, note)
-            }
             "threads" if safe => {
                 let cores = crate::search::thread_count(0) as u64;
                 p.with_range(
@@ -92,7 +90,7 @@ fn engine_registry(safe: bool) -> Vec<Param<EngineSettings>> {
                     "in safe mode: one per core",
                 )
             }
-            _ => p,
+            _ => with_table_range(p, safe),
         };
         r.push(p.lift(|e: &E| &e.search, |e: &mut E| &mut e.search));
     }
@@ -109,15 +107,7 @@ fn solver_registry(safe: bool) -> Vec<Param<SolverSettings>> {
     type S = SolverSettings;
     let mut r: Vec<Param<S>> = SolverParams::registry()
         .into_iter()
-        .map(|p| {
-            let p = if p.name == "tt_mb" {
-                let (kind, note) = table_range(safe);
-                p.with_range(kind, note)
-            } else {
-                p
-            };
-            p.lift(|s: &S| &s.solver, |s: &mut S| &mut s.solver)
-        })
+        .map(|p| with_table_range(p, safe).lift(|s: &S| &s.solver, |s: &mut S| &mut s.solver))
         .collect();
     r.push(Param::int(
         "genmove_empty",

@@ -88,14 +88,22 @@ impl EvalKind {
     ];
 
     /// The names, in the order of [`EvalKind::ALL`].
-    pub const NAMES: [&'static str; 3] = ["dist01", "twodist", "resistance"];
+    pub const NAMES: [&'static str; 3] = {
+        let mut names = [""; 3];
+        let mut i = 0;
+        while i < 3 {
+            names[i] = EvalKind::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
     /// The evaluation of a name as listed (lowercase).
     pub fn named(name: &str) -> Option<EvalKind> {
         EvalKind::ALL.into_iter().find(|k| k.name() == name)
     }
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             EvalKind::Dist01 => "dist01",
             EvalKind::TwoDistance => "twodist",
@@ -121,14 +129,15 @@ impl fmt::Display for EvalKind {
 
 impl FromStr for EvalKind {
     type Err = String;
+    /// Accepts the names in any case.
     fn from_str(s: &str) -> Result<EvalKind, String> {
-        let s = s.to_ascii_lowercase();
-        EvalKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| {
-                format!("unknown evaluation '{s}': expected dist01, twodist or resistance")
-            })
+        let word = crate::params::parse(
+            crate::params::Kind::Choice(&EvalKind::NAMES),
+            "evaluation",
+            s,
+            "",
+        )?;
+        EvalKind::named(word.as_word()).ok_or_else(|| format!("unknown name {s}"))
     }
 }
 

@@ -36,14 +36,22 @@ impl Level {
     ];
 
     /// The names, in the order of [`Level::ALL`].
-    pub const NAMES: [&'static str; 5] = ["baseline", "easy", "medium", "hard", "max"];
+    pub const NAMES: [&'static str; 5] = {
+        let mut names = [""; 5];
+        let mut i = 0;
+        while i < 5 {
+            names[i] = Level::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
     /// The level of a name as listed (lowercase).
     pub fn named(name: &str) -> Option<Level> {
         Level::ALL.into_iter().find(|l| l.name() == name)
     }
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Level::Baseline => "baseline",
             Level::Easy => "easy",
@@ -62,15 +70,11 @@ impl fmt::Display for Level {
 
 impl FromStr for Level {
     type Err = String;
-    /// Accepts the lowercase names in any case.
+    /// Accepts the names in any case.
     fn from_str(s: &str) -> Result<Level, String> {
-        let s = s.to_ascii_lowercase();
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| {
-                format!("unknown level '{s}': expected baseline, easy, medium, hard or max")
-            })
+        let word =
+            crate::params::parse(crate::params::Kind::Choice(&Level::NAMES), "level", s, "")?;
+        Level::named(word.as_word()).ok_or_else(|| format!("unknown name {s}"))
     }
 }
 
