@@ -10,17 +10,15 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::board::{Cell, Color};
+use crate::board::{Cell, CellSet, Color};
 use crate::eval::{CellValues, EvalKind};
-use crate::game::{Game, Move, TimeSettings};
-use crate::htp::command::MoveArg;
-use crate::knowledge::{Endpoint, Knowledge};
+use crate::game::{Game, Move, MoveArg, TimeSettings};
+use crate::knowledge::{Endpoint, Inferiority, Knowledge, Semi};
 use crate::portfolio::Portfolio;
+use crate::present::textboard::Letters;
 use crate::search::{Decision, SearchParams, SearchReport, TimeControl};
 use crate::solver::swap;
 use crate::solver::{Progress, SolveOutcome, SolverParams};
-use crate::textboard::Letters;
-use crate::tools::render::SvgOptions;
 
 /// The largest file `loadsgf` or `loadboard` reads; real ones are a few
 /// kilobytes.
@@ -53,10 +51,40 @@ pub struct Engine {
     safe: bool,
 }
 
-/// What `genmove` decided, for the protocol layer to print.
-pub struct GenMoveResult {
-    pub text: String,
+/// What `genmove` chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Cell(Cell),
+    /// The swap rule: take over the opponent's first stone.
+    Swap,
+    Resign,
+}
+
+/// What `genmove` decided and how long it thought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenMove {
+    pub choice: Choice,
     pub elapsed: Duration,
+}
+
+/// One evaluation's view of a position (`eval-summary`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measure {
+    pub kind: EvalKind,
+    /// The score for the colour asked about.
+    pub score: i32,
+    /// Each side's raw measure (stones needed, best potential, resistance).
+    pub black: f64,
+    pub white: f64,
+}
+
+/// One colour's connections between two endpoints (`vc-between-cells-*`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connections {
+    pub color: Color,
+    pub ends: (Endpoint, Endpoint),
+    pub fulls: Vec<CellSet>,
+    pub semis: Vec<Semi>,
 }
 
 impl Engine {
@@ -154,13 +182,13 @@ impl Engine {
         color: Color,
         commit: bool,
         report: &mut dyn FnMut(&SearchReport),
-    ) -> Result<GenMoveResult, String> {
+    ) -> Result<GenMove, String> {
         if let Some(w) = self.game.winner() {
             return Err(format!("the game is over: {w} has won"));
         }
-        if let Some(text) = self.opening_decision(color, commit)? {
-            return Ok(GenMoveResult {
-                text,
+        if let Some(choice) = self.opening_decision(color, commit)? {
+            return Ok(GenMove {
+                choice,
                 elapsed: Duration::ZERO,
             });
         }
@@ -181,30 +209,30 @@ impl Engine {
         );
         let elapsed = start.elapsed();
         self.last_pv = Some((color, outcome.pv.clone()));
-        let text = match outcome.decision {
-            Decision::Resign => "resign".to_string(),
+        let choice = match outcome.decision {
+            Decision::Resign => Choice::Resign,
             Decision::Move(cell) => {
                 if commit {
                     self.game.play(color, Move::Cell(cell))?;
                     self.game.clocks.charge(color, elapsed);
                 }
-                self.game.geometry().name(cell)
+                Choice::Cell(cell)
             }
         };
         log::info!(
-            "genmove {color}: {text} (depth {}, score {}, {} nodes, {:.2} s)",
+            "genmove {color}: {choice:?} (depth {}, score {}, {} nodes, {:.2} s)",
             outcome.depth,
             outcome.score,
             outcome.nodes,
             elapsed.as_secs_f64()
         );
-        Ok(GenMoveResult { text, elapsed })
+        Ok(GenMove { choice, elapsed })
     }
 
     /// Under the swap rule, the first two moves come from the swap tables
     /// (see `solver::swap`): White swaps a first stone that wins for the
     /// first player, and Black opens where White should not swap.
-    fn opening_decision(&mut self, color: Color, commit: bool) -> Result<Option<String>, String> {
+    fn opening_decision(&mut self, color: Color, commit: bool) -> Result<Option<Choice>, String> {
         if !self.game.allow_swap {
             return Ok(None);
         }
@@ -219,7 +247,7 @@ impl Engine {
                 if commit {
                     self.game.play(color, Move::Swap)?;
                 }
-                return Ok(Some("swap-pieces".into()));
+                return Ok(Some(Choice::Swap));
             }
         } else if self.game.position().num_stones() == 0
             && let Some(&cell) = swap::first_move_avoiding_swap(g).first()
@@ -229,27 +257,15 @@ impl Engine {
             if commit {
                 self.game.play(color, Move::Cell(cell))?;
             }
-            return Ok(Some(name));
+            return Ok(Some(Choice::Cell(cell)));
         }
         Ok(None)
     }
 
-    /// The principal variation of the last search, as `b e5 w f6 ...`.
-    pub fn last_pv(&self) -> String {
-        let Some((mut color, pv)) = self.last_pv.clone() else {
-            return String::new();
-        };
-        let g = self.game.geometry();
-        let mut out = Vec::new();
-        for cell in pv {
-            out.push(format!(
-                "{} {}",
-                color.letter().to_ascii_lowercase(),
-                g.name(cell)
-            ));
-            color = color.opponent();
-        }
-        out.join(" ")
+    /// The principal variation of the last search: the colour of its
+    /// first move and the moves.
+    pub fn last_pv(&self) -> Option<(Color, &[Cell])> {
+        self.last_pv.as_ref().map(|(c, pv)| (*c, pv.as_slice()))
     }
 
     fn evaluator_position(&self) -> Result<&crate::board::Position, String> {
@@ -260,57 +276,51 @@ impl Engine {
     }
 
     /// Each empty cell's value under evaluation `kind` (the search's own
-    /// when `None`), for `color` to move: `CELL VALUE` pairs.
-    pub fn eval_cells(&self, kind: Option<EvalKind>, color: Color) -> Result<String, String> {
+    /// when `None`), for `color` to move.
+    pub fn eval_cells(
+        &self,
+        kind: Option<EvalKind>,
+        color: Color,
+    ) -> Result<Vec<(Cell, i32)>, String> {
         let pos = self.evaluator_position()?;
         let mut evaluator = kind.unwrap_or(self.params.eval).build();
         let mut values: Box<CellValues> = Box::new([0; crate::board::MAX_CELLS]);
         evaluator.evaluate_cells(pos, color, &mut values);
-        let g = pos.geometry();
         Ok(pos
             .empty_cells()
             .iter()
-            .map(|c| format!("{} {}", g.name(c), values[c.index()]))
-            .collect::<Vec<_>>()
-            .join(" "))
+            .map(|c| (c, values[c.index()]))
+            .collect())
     }
 
-    /// Every evaluation's score for `color` and each side's raw measure.
-    pub fn eval_summary(&self, kinds: &[EvalKind], color: Color) -> Result<String, String> {
+    /// Each evaluation's score for `color` and each side's raw measure.
+    pub fn eval_summary(&self, kinds: &[EvalKind], color: Color) -> Result<Vec<Measure>, String> {
         let pos = self.evaluator_position()?;
-        let mut lines = Vec::new();
-        for &kind in kinds {
-            let mut evaluator = kind.build();
-            let score = evaluator.evaluate(pos, color);
-            let [black, white] = evaluator.measures(pos);
-            let what = match kind {
-                EvalKind::Dist01 => "stones needed",
-                EvalKind::TwoDistance => "best potential",
-                EvalKind::Resistance => "resistance",
-            };
-            lines.push(format!(
-                "{kind}: score {score} for {color}; {what}: black {black:.3} white {white:.3}"
-            ));
-        }
-        Ok(lines.join("\n"))
+        Ok(kinds
+            .iter()
+            .map(|&kind| {
+                let mut evaluator = kind.build();
+                let score = evaluator.evaluate(pos, color);
+                let [black, white] = evaluator.measures(pos);
+                Measure {
+                    kind,
+                    score,
+                    black,
+                    white,
+                }
+            })
+            .collect())
     }
 
-    fn solver_position(&mut self) -> Result<(), String> {
-        match self.game.winner() {
-            Some(w) => Err(format!("the game is over: {w} has won")),
-            None => Ok(()),
-        }
-    }
-
-    /// `dfpn-solve-state`: the winner with `color` to move, or `unknown`
+    /// `dfpn-solve-state`: the winner with `color` to move, or `None`
     /// when the time limit or an interrupt came first.
     pub fn solve_state(
         &mut self,
         color: Color,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Result<String, String> {
+    ) -> Option<Color> {
         if let Some(w) = self.game.winner() {
-            return Ok(w.name().to_string());
+            return Some(w);
         }
         let outcome =
             self.portfolio
@@ -318,10 +328,10 @@ impl Engine {
                 .get()
                 .solve(self.game.position(), color, &self.stop, progress);
         self.log_solver();
-        Ok(match outcome {
-            SolveOutcome::Win(w) => w.name().to_string(),
-            SolveOutcome::Unknown => "unknown".to_string(),
-        })
+        match outcome {
+            SolveOutcome::Win(w) => Some(w),
+            SolveOutcome::Unknown => None,
+        }
     }
 
     /// `dfpn-solver-find-winning`: every winning move for `color`.
@@ -329,8 +339,8 @@ impl Engine {
         &mut self,
         color: Color,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Result<String, String> {
-        self.solver_position()?;
+    ) -> Result<Vec<Cell>, String> {
+        self.evaluator_position()?;
         let moves = self.portfolio.solver.get().winning_moves(
             self.game.position(),
             color,
@@ -338,13 +348,7 @@ impl Engine {
             progress,
         );
         self.log_solver();
-        let moves = moves.ok_or("unknown: the solver stopped before proving every move")?;
-        let g = self.game.geometry();
-        Ok(moves
-            .iter()
-            .map(|&c| g.name(c))
-            .collect::<Vec<_>>()
-            .join(" "))
+        moves.ok_or_else(|| "unknown: the solver stopped before proving every move".into())
     }
 
     fn log_solver(&mut self) {
@@ -367,31 +371,29 @@ impl Engine {
         &self.portfolio.solver.params
     }
 
-    /// `vc-build`: the inferior cells of the position for `color`, as
-    /// HexGui draws them (`CELL CODE` pairs).
-    pub fn inferior_cells(&self, color: Color) -> Result<String, String> {
+    /// `vc-build`: the cells outside `color`'s consider set, with why.
+    pub fn inferior_cells(&self, color: Color) -> Result<Vec<(Cell, Inferiority)>, String> {
         let pos = self.evaluator_position()?;
-        Ok(crate::knowledge::gui::gui_inferior(pos, color))
+        Ok(crate::knowledge::inferior_cells(pos, color))
     }
 
     /// `vc-get-mustplay`: the cells where `color` can avoid losing at once
-    /// to one of the opponent's edge-to-edge semi-connections.
-    pub fn mustplay(&self, color: Color) -> Result<String, String> {
+    /// to one of the opponent's edge-to-edge semi-connections (none when
+    /// the position is lost).
+    pub fn mustplay(&self, color: Color) -> Result<CellSet, String> {
         let pos = self.evaluator_position()?;
-        let k = Knowledge::new(pos);
-        Ok(crate::knowledge::gui::gui_mustplay(&k, color))
+        Ok(Knowledge::new(pos).mustplay(color))
     }
 
-    /// `vc-between-cells-full|semi`: `color`'s connections between two
-    /// cells (or edges: north, south, west, east), in HexGui's VC-list form
-    /// `COLOR FROM TO TYPE SOURCE [ CARRIER ] [ STONES ] [KEY]`.
+    /// `vc-between-cells-full|semi`: `color`'s full (`full`) or semi
+    /// connections between two cells or edges (north, south, west, east).
     pub fn connections(
         &self,
         color: Color,
         from: &str,
         to: &str,
         full: bool,
-    ) -> Result<String, String> {
+    ) -> Result<Connections, String> {
         let pos = self.evaluator_position()?;
         let g = pos.geometry();
         let end = |s: &str| {
@@ -399,54 +401,40 @@ impl Engine {
                 format!("invalid endpoint: {s} (a cell, or north, south, west, east)")
             })
         };
-        let (a, b) = (end(from)?, end(to)?);
+        let ends = (end(from)?, end(to)?);
         let k = Knowledge::new(pos);
-        let (fulls, semis) = crate::knowledge::connections(k.vcs(color), a, b);
-        let names = |set: &crate::board::CellSet| {
-            set.iter().map(|c| g.name(c)).collect::<Vec<_>>().join(" ")
-        };
-        let head = format!("{} {} {}", color.name(), a.name(g), b.name(g));
-        let lines: Vec<String> = if full {
-            fulls
-                .iter()
-                .map(|c| format!("{head} full hsearch [ {} ] [ ]", names(c)))
-                .collect()
+        let (fulls, semis) = crate::knowledge::connections(k.vcs(color), ends.0, ends.1);
+        Ok(if full {
+            Connections {
+                color,
+                ends,
+                fulls,
+                semis: Vec::new(),
+            }
         } else {
-            semis
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{head} semi hsearch [ {} ] [ ] {}",
-                        names(&s.carrier),
-                        g.name(s.key)
-                    )
-                })
-                .collect()
-        };
-        Ok(lines.join("\n"))
+            Connections {
+                color,
+                ends,
+                fulls: Vec::new(),
+                semis,
+            }
+        })
     }
 
-    pub fn final_score(&self) -> Result<String, String> {
-        match self.game.winner() {
-            Some(Color::Black) => Ok("B+".into()),
-            Some(Color::White) => Ok("W+".into()),
-            None => Err("the game is not over: nobody has won yet".into()),
-        }
+    /// The winner, once there is one.
+    pub fn final_score(&self) -> Result<Color, String> {
+        self.game
+            .winner()
+            .ok_or_else(|| "the game is not over: nobody has won yet".into())
     }
 
     /// The empty cells, or none once the game is won. The swap move is not
     /// listed: GUIs draw this answer as cells.
-    pub fn legal_moves(&self, _color: Color) -> Vec<String> {
+    pub fn legal_moves(&self, _color: Color) -> Vec<Cell> {
         if self.game.winner().is_some() {
             return Vec::new();
         }
-        let g = self.game.geometry();
-        self.game
-            .position()
-            .empty_cells()
-            .iter()
-            .map(|c| g.name(c))
-            .collect()
+        self.game.position().empty_cells().iter().collect()
     }
 
     pub fn load_sgf(&mut self, path: &str, before_move: Option<usize>) -> Result<(), String> {
@@ -465,7 +453,7 @@ impl Engine {
     pub fn load_diagram(&mut self, path: &str, letters: Letters) -> Result<(), String> {
         self.file_access("read", path)?;
         let text = read_capped(path)?;
-        let mut game = crate::textboard::parse_game(&text, letters)
+        let mut game = crate::present::textboard::parse_game(&text, letters)
             .map_err(|e| format!("cannot load {path}: {e}"))?;
         game.allow_swap = self.game.allow_swap;
         game.clocks = self.game.clocks.clone();
@@ -473,23 +461,11 @@ impl Engine {
         Ok(())
     }
 
-    /// The position as an SVG picture.
-    pub fn svg(&self) -> String {
-        crate::tools::render::svg(&self.game, &SvgOptions::default())
-    }
-
-    pub fn save_svg(&self, path: &str) -> Result<(), String> {
+    /// Writes `text` (a picture or a game record the protocol layer made)
+    /// to `path`; refused in safe mode.
+    pub fn write_file(&self, path: &str, text: &str) -> Result<(), String> {
         self.file_access("write", path)?;
-        std::fs::write(path, self.svg()).map_err(|e| format!("cannot write {path}: {e}"))
-    }
-
-    pub fn sgf(&self) -> String {
-        crate::sgf::write(&self.game.to_sgf())
-    }
-
-    pub fn save_sgf(&self, path: &str) -> Result<(), String> {
-        self.file_access("write", path)?;
-        std::fs::write(path, self.sgf()).map_err(|e| format!("cannot write {path}: {e}"))
+        std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
     }
 
     pub fn time_left(&mut self, color: Color, seconds: f64, stones: Option<u32>) {

@@ -15,6 +15,25 @@ pub enum Move {
     Swap,
 }
 
+/// A move argument as written, before it meets a board: a cell by its
+/// 0-based column and row (the board decides whether it exists), or the
+/// swap move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveArg {
+    Cell { col: usize, row: usize },
+    Swap,
+}
+
+impl MoveArg {
+    /// The cell's name as the user wrote it, lowercased (`f6`).
+    pub fn describe(&self) -> String {
+        match *self {
+            MoveArg::Cell { col, row } => format!("{}{}", (b'a' + col as u8) as char, row + 1),
+            MoveArg::Swap => "swap-pieces".into(),
+        }
+    }
+}
+
 /// One entry of the history. A swap remembers the cell it took over so that
 /// undo can put Black's stone back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,6 @@
 //! engines, for HexGui, match scripts and people at a shell.
 
 pub mod board;
-pub mod diagram;
 pub mod engine;
 pub mod eval;
 pub mod game;
@@ -11,9 +10,9 @@ pub mod knowledge;
 pub mod memory;
 pub mod params;
 pub mod portfolio;
+pub mod present;
 pub mod search;
 pub mod sgf;
 pub mod solver;
-pub mod textboard;
 pub mod timeman;
 pub mod tools;

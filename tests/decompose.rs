@@ -130,7 +130,10 @@ fn a_corner_fenced_off_by_own_stones_is_captured() {
     );
 
     // HexGui's consider-set overlay shows the corner as captured by White.
-    let overlay = ferrohex::knowledge::gui::gui_inferior(&closed, Color::Black);
+    let overlay = ferrohex::present::overlay::inferior(
+        closed.geometry(),
+        &ferrohex::knowledge::inferior_cells(&closed, Color::Black),
+    );
     for c in ["a1", "b1", "a2", "b2", "a3", "b3"] {
         assert!(overlay.contains(&format!("{c} fcw")), "{c}: {overlay}");
     }

@@ -9,12 +9,20 @@ mod common;
 use common::Rng;
 
 use ferrohex::board::{Cell, CellSet, Color, Edge, Position};
-use ferrohex::knowledge::gui::{gui_connections, gui_inferior, gui_mustplay};
+use ferrohex::present::overlay;
+
+/// HexGui's `vc-build` overlay of `pos` for `color`.
+fn gui_inferior(pos: &Position, color: Color) -> String {
+    overlay::inferior(
+        pos.geometry(),
+        &ferrohex::knowledge::inferior_cells(pos, color),
+    )
+}
 use ferrohex::knowledge::verify::{is_full, is_semi};
 use ferrohex::knowledge::{
     Endpoint, Knowledge, VcGraph, VcParams, analyze, connections, fill_in, templates,
 };
-use ferrohex::textboard::{Letters, parse_game};
+use ferrohex::present::textboard::{Letters, parse_game};
 
 /// A position from a diagram (`B` black, `W` white, `.` empty; rows top
 /// first, indentation free).
@@ -444,7 +452,10 @@ fn a_single_threat_gives_a_one_cell_mustplay() {
     assert_eq!(k.mustplay(Color::Black), set(&p, "d3"));
     // White's mustplay is Black's one semi: d3 and its two edge bridges.
     assert_eq!(k.mustplay(Color::White), set(&p, "d1 e1 d3 c5 d5"));
-    assert_eq!(gui_mustplay(&k, Color::Black), "d3");
+    assert_eq!(
+        overlay::names(k.geometry(), &k.mustplay(Color::Black), " "),
+        "d3"
+    );
     for c in Color::BOTH {
         assert_eq!(k.decided(c), Some(c));
         assert_eq!(k.winning_key(c), Some(cell(&p, "d3")));
@@ -788,24 +799,15 @@ fn gui_answers_have_the_documented_form() {
         );
     }
     let k = Knowledge::new(&p);
-    let list = gui_connections(
-        &k,
-        Color::Black,
-        c(&p, "c2"),
-        Endpoint::Edge(Edge::North),
-        None,
-    );
+    let ends = (c(&p, "c2"), Endpoint::Edge(Edge::North));
+    let (fulls, semis) = ferrohex::knowledge::connections(k.vcs(Color::Black), ends.0, ends.1);
+    let list = overlay::connections(p.geometry(), Color::Black, ends, &fulls, &semis);
     assert!(
-        list.lines().any(|l| l == "c2 north full [ c1 d1 ]"),
+        list.lines()
+            .any(|l| l == "black c2 north full hsearch [ c1 d1 ] [ ]"),
         "{list}"
     );
-    let fulls_only = gui_connections(
-        &k,
-        Color::Black,
-        c(&p, "c2"),
-        Endpoint::Edge(Edge::North),
-        Some(true),
-    );
+    let fulls_only = overlay::connections(p.geometry(), Color::Black, ends, &fulls, &[]);
     assert!(!fulls_only.contains("semi"));
 }
 

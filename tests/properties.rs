@@ -4,9 +4,8 @@
 use std::time::Duration;
 
 use ferrohex::board::{Cell, Color};
-use ferrohex::engine::Engine;
-use ferrohex::game::{Game, Move};
-use ferrohex::htp::command::MoveArg;
+use ferrohex::engine::{Choice, Engine};
+use ferrohex::game::{Game, Move, MoveArg};
 use ferrohex::search::SearchParams;
 use proptest::prelude::*;
 
@@ -142,9 +141,10 @@ proptest! {
             engine.play(c, MoveArg::Cell { col, row }).unwrap();
         }
         let color = if white { Color::White } else { Color::Black };
-        let answer = engine.genmove(color, false, &mut |_| {}).unwrap().text;
-        let cell = game.geometry().parse_cell(&answer);
-        prop_assert!(cell.is_some(), "{} is not a cell", answer);
-        prop_assert!(game.position().is_empty(cell.unwrap()), "{} is occupied", answer);
+        let choice = engine.genmove(color, false, &mut |_| {}).unwrap().choice;
+        let Choice::Cell(cell) = choice else {
+            return Err(TestCaseError::fail(format!("{choice:?} is not a cell")));
+        };
+        prop_assert!(game.position().is_empty(cell), "{} is occupied", game.geometry().name(cell));
     }
 }

@@ -635,8 +635,8 @@ fn simplest_win_is_a_winning_move() {
 /// For White, c3 joins b3 and d3, and no Black reply kills it.
 #[test]
 fn vulnerable_cell_is_pruned_with_its_killer() {
+    use ferrohex::present::textboard::{Letters, parse_game};
     use ferrohex::solver::{ice, vc};
-    use ferrohex::textboard::{Letters, parse_game};
     let p = parse_game(
         "
         . . . . .

@@ -2,26 +2,8 @@
 
 use crate::board::Color;
 use crate::eval::EvalKind;
-use crate::textboard::Letters;
-
-/// A move argument as written, before it meets a board: a cell by its
-/// 0-based column and row (the board decides whether it exists), or the
-/// swap move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveArg {
-    Cell { col: usize, row: usize },
-    Swap,
-}
-
-impl MoveArg {
-    /// The cell's name as the user wrote it, lowercased (`f6`).
-    pub fn describe(&self) -> String {
-        match *self {
-            MoveArg::Cell { col, row } => format!("{}{}", (b'a' + col as u8) as char, row + 1),
-            MoveArg::Swap => "swap-pieces".into(),
-        }
-    }
-}
+use crate::game::MoveArg;
+use crate::present::textboard::Letters;
 
 /// A parameter command's arguments: none (list all) or one name and value.
 pub type ParamSetting = Option<(String, String)>;

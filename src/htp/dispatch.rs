@@ -2,7 +2,9 @@
 
 use super::answer;
 use super::command::{COMMANDS, Command, ParamSetting, is_known};
+use crate::board::Geometry;
 use crate::engine::{Engine, ParamGroup};
+use crate::present::overlay;
 use crate::search::SearchReport;
 use crate::solver::Progress;
 
@@ -69,19 +71,24 @@ pub fn execute(
             Ok(String::new())
         }
         Command::Play(color, mv) => done(engine.play(*color, *mv)),
-        Command::GenMove { color, play } => engine
-            .genmove(*color, *play, observers.search)
-            .map(|r| r.text),
+        Command::GenMove { color, play } => {
+            let g = engine.game().geometry().clone();
+            engine
+                .genmove(*color, *play, observers.search)
+                .map(|r| answer::choice(&g, r.choice))
+        }
         Command::Undo => done(engine.undo()),
-        Command::ShowBoard => Ok(crate::diagram::showboard(engine.game())),
-        Command::FinalScore => engine.final_score(),
-        Command::AllLegalMoves(color) => Ok(engine.legal_moves(*color).join(" ")),
+        Command::ShowBoard => Ok(crate::present::diagram::showboard(engine.game())),
+        Command::FinalScore => engine.final_score().map(answer::final_score),
+        Command::AllLegalMoves(color) => Ok(answer::cells(g(engine), engine.legal_moves(*color))),
         Command::LoadSgf { path, move_number } => done(engine.load_sgf(path, *move_number)),
-        Command::PrintSgf(None) => Ok(engine.sgf().trim_end().to_string()),
-        Command::PrintSgf(Some(path)) => done(engine.save_sgf(path)),
+        Command::PrintSgf(None) => Ok(answer::sgf(engine.game()).trim_end().to_string()),
+        Command::PrintSgf(Some(path)) => done(engine.write_file(path, &answer::sgf(engine.game()))),
         Command::LoadBoard { path, letters } => done(engine.load_diagram(path, *letters)),
-        Command::ShowBoardSvg(None) => Ok(engine.svg()),
-        Command::ShowBoardSvg(Some(path)) => done(engine.save_svg(path)),
+        Command::ShowBoardSvg(None) => Ok(answer::svg(engine.game())),
+        Command::ShowBoardSvg(Some(path)) => {
+            done(engine.write_file(path, &answer::svg(engine.game())))
+        }
         Command::TimeLeft {
             color,
             seconds,
@@ -102,26 +109,48 @@ pub fn execute(
         Command::ParamFerrohex(setting) => param(engine, ParamGroup::Engine, setting),
         Command::AnalyzeCommands => Ok(ANALYZE_COMMANDS.join("\n")),
         Command::GoguiInterrupt => Ok(String::new()),
-        Command::EvalCells { kind, color } => engine.eval_cells(*kind, *color),
-        Command::EvalSummary { kinds, color } => engine.eval_summary(kinds, *color),
-        Command::Pv => Ok(engine.last_pv()),
-        Command::SolveState(color) => engine.solve_state(*color, observers.solver),
-        Command::SolveWinningMoves(color) => engine.solve_winning_moves(*color, observers.solver),
+        Command::EvalCells { kind, color } => engine
+            .eval_cells(*kind, *color)
+            .map(|v| answer::cell_values(g(engine), &v)),
+        Command::EvalSummary { kinds, color } => engine
+            .eval_summary(kinds, *color)
+            .map(|m| answer::measures(&m, *color)),
+        Command::Pv => Ok(engine
+            .last_pv()
+            .map(|(first, moves)| answer::line(g(engine), first, moves))
+            .unwrap_or_default()),
+        Command::SolveState(color) => {
+            Ok(answer::winner(engine.solve_state(*color, observers.solver)))
+        }
+        Command::SolveWinningMoves(color) => engine
+            .solve_winning_moves(*color, observers.solver)
+            .map(|m| answer::cells(g(engine), m)),
         Command::SolverClearTable => {
             engine.clear_solver_table();
             Ok(String::new())
         }
         Command::ParamDfpn(setting) => param(engine, ParamGroup::Solver, setting),
-        Command::VcBuild(color) => engine.inferior_cells(*color),
-        Command::VcMustplay(color) => engine.mustplay(*color),
+        Command::VcBuild(color) => engine
+            .inferior_cells(*color)
+            .map(|cells| overlay::inferior(g(engine), &cells)),
+        Command::VcMustplay(color) => engine
+            .mustplay(*color)
+            .map(|set| overlay::names(g(engine), &set, " ")),
         Command::VcBetween {
             color,
             from,
             to,
             full,
-        } => engine.connections(*color, from, to, *full),
+        } => engine
+            .connections(*color, from, to, *full)
+            .map(|c| overlay::connections(g(engine), c.color, c.ends, &c.fulls, &c.semis)),
     };
     (answer, Flow::Continue)
+}
+
+/// The board's geometry, for naming cells.
+fn g(engine: &Engine) -> &Geometry {
+    engine.game().geometry()
 }
 
 /// A `param_*` command: the group's listing, or one parameter set.

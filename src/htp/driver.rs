@@ -10,10 +10,10 @@ use std::sync::{Arc, Mutex};
 
 use super::command::Command;
 use super::dispatch::{Flow, Observers, execute};
-use super::gfx;
 use super::parse::{is_interrupt, parse_line};
 use super::response;
 use crate::engine::Engine;
+use crate::present::gfx;
 use crate::search::SearchReport;
 use crate::solver::Progress;
 

@@ -5,6 +5,5 @@ pub mod answer;
 pub mod command;
 pub mod dispatch;
 pub mod driver;
-pub mod gfx;
 pub mod parse;
 pub mod response;

@@ -14,10 +14,11 @@ use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-use super::command::{Command, MoveArg, ParamSetting, is_known, usage};
+use super::command::{Command, ParamSetting, is_known, usage};
 use crate::board::Color;
 use crate::eval::EvalKind;
-use crate::textboard::Letters;
+use crate::game::MoveArg;
+use crate::present::textboard::Letters;
 
 /// A command with the id it came with.
 #[derive(Clone, Debug, PartialEq)]

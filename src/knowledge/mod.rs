@@ -1,7 +1,7 @@
-//! Hex knowledge (issue 4): virtual connections built by H-search and kept
-//! up to date move by move, edge templates, decided positions, mustplay and
-//! inferior cell analysis, with the text answers HexGui's analysis commands
-//! show.
+//! Hex knowledge: virtual connections built by H-search and kept up to
+//! date move by move, edge templates, decided positions, mustplay and
+//! inferior cell analysis (HexGui's analysis commands show it through
+//! `crate::present::overlay`).
 //!
 //! The search uses [`Knowledge`]: build it once for the root position, then
 //! `play`/`undo` along with the search's own make/unmake; ask `decided`,
@@ -19,12 +19,10 @@
 //!   which need the connections and so are filled after them;
 //! - [`resistance`]: resistance over the connection graph (score and
 //!   per-cell energy for move ordering);
-//! - [`gui`]: the `vc-build` answer and connection / mustplay listings;
 //! - [`verify`]: a brute-force checker of connections, for tests.
 
 pub mod circuit;
 pub mod decompose;
-pub mod gui;
 pub mod ice;
 pub mod resistance;
 pub mod templates;
@@ -302,6 +300,66 @@ pub fn connections(vc: &VcGraph, a: Endpoint, b: Endpoint) -> (Vec<CellSet>, Vec
         (Some(_), Some(_)) => (vec![CellSet::EMPTY], Vec::new()),
         _ => (Vec::new(), Vec::new()),
     }
+}
+
+/// Why a cell is left out of a colour's consider set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inferiority {
+    /// Dead: filled with a stone of this colour.
+    Dead(Color),
+    /// Captured by this colour (a pattern, or a carrier a decomposition
+    /// captures).
+    Captured(Color),
+    /// Permanently inferior for this colour, filled with its stone.
+    Permanent(Color),
+    /// Vulnerable: the listed opponent replies kill it.
+    Vulnerable(CellSet),
+    /// Reversible: the listed replies make it useless to the mover.
+    Reversible(CellSet),
+    /// Dominated by the listed cells.
+    Dominated(CellSet),
+}
+
+/// Every cell outside `color`'s consider set (mustplay ignored) with the
+/// reason, in cell order: the fill-in, then (as the search's root does)
+/// each carrier a decomposition captures and the fill-in it leads to, then
+/// the pruning of the last board, which the consider set comes from.
+pub fn inferior_cells(pos: &Position, color: Color) -> Vec<(Cell, Inferiority)> {
+    let mut entries: Vec<(Cell, Inferiority)> = Vec::new();
+    let fills = |inf: &Inferior, entries: &mut Vec<(Cell, Inferiority)>| {
+        for col in Color::BOTH {
+            for (set, mark) in [
+                (&inf.dead[col.index()], Inferiority::Dead(col)),
+                (&inf.captured[col.index()], Inferiority::Captured(col)),
+                (&inf.perm[col.index()], Inferiority::Permanent(col)),
+            ] {
+                entries.extend(set.iter().map(|c| (c, mark.clone())));
+            }
+        }
+    };
+    let mut inf = analyze(pos, color);
+    fills(&inf, &mut entries);
+    if pos.winner().is_none() {
+        let mut k = Knowledge::new(&fill_in(pos).0);
+        decompose::fill_steps(&mut k, |col, carrier, after| {
+            entries.extend(carrier.iter().map(|c| (c, Inferiority::Captured(col))));
+            inf = analyze(after, color);
+            fills(&inf, &mut entries);
+        });
+    }
+    let pruned = inf.pruned().difference(&inf.filled());
+    for c in pruned.iter() {
+        let find = |list: &[(Cell, CellSet)]| list.iter().find(|(v, _)| *v == c).map(|e| e.1);
+        if let Some(k) = find(&inf.vulnerable) {
+            entries.push((c, Inferiority::Vulnerable(k)));
+        } else if let Some(r) = find(&inf.reversible) {
+            entries.push((c, Inferiority::Reversible(r)));
+        } else if let Some(d) = find(&inf.dominated) {
+            entries.push((c, Inferiority::Dominated(d)));
+        }
+    }
+    entries.sort_by_key(|e| e.0);
+    entries
 }
 
 /// For benchmarks: builds both colours' connections of `pos` from scratch

@@ -15,9 +15,11 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 use crate::board::{Color, MAX_SIZE};
+use crate::engine::Choice;
 use crate::engine::{Engine, ParamGroup};
+use crate::game::MoveArg;
 use crate::game::{Game, Move};
-use crate::htp::command::MoveArg;
+use crate::htp::answer;
 use crate::search::{Level, SearchParams};
 use crate::sgf::{SgfAction, SgfMove, SgfNode};
 
@@ -285,7 +287,7 @@ impl Session {
         } else {
             // The same picture as the HTP answer, without its legend lines
             // that follow the footer and with the first newline dropped.
-            let full = crate::diagram::showboard(self.game());
+            let full = crate::present::diagram::showboard(self.game());
             let h = self.game().geometry().height();
             full.trim_start_matches('\n')
                 .lines()
@@ -313,8 +315,8 @@ impl Session {
         let _ = out.flush();
     }
 
-    /// Runs a search with the spinner going; returns the move's text.
-    fn think(&mut self, color: Color, commit: bool) -> Result<String, String> {
+    /// Runs a search with the spinner going; returns its choice.
+    fn think(&mut self, color: Color, commit: bool) -> Result<Choice, String> {
         let done = AtomicBool::new(false);
         let depth = AtomicU32::new(0);
         let spinner = self.spinner;
@@ -327,7 +329,7 @@ impl Session {
                 depth.store(report.depth, Ordering::Relaxed)
             });
             done.store(true, Ordering::Relaxed);
-            result.map(|r| r.text)
+            result.map(|r| r.choice)
         })
     }
 
@@ -356,11 +358,12 @@ impl Session {
             return;
         }
         match self.think(me, true) {
-            Ok(text) if text == "resign" => {
+            Ok(Choice::Resign) => {
                 self.resigned = Some(me);
                 self.say("ferrohex resigns.");
             }
-            Ok(text) => {
+            Ok(choice) => {
+                let text = answer::choice(self.game().geometry(), choice);
                 self.say(&format!("ferrohex plays {text}."));
                 self.draw();
             }
@@ -518,10 +521,11 @@ impl Session {
             }
             Input::Cell(name) => self.human_cell(&name),
             Input::Hint => match self.think(self.human, false) {
-                Ok(text) if text == "resign" => {
-                    self.say("Hint: every move loses now; you could resign.")
+                Ok(Choice::Resign) => self.say("Hint: every move loses now; you could resign."),
+                Ok(choice) => {
+                    let text = answer::choice(self.game().geometry(), choice);
+                    self.say(&format!("Hint: {text}"))
                 }
-                Ok(text) => self.say(&format!("Hint: {text}")),
                 Err(e) => self.say(&format!("no hint: {e}")),
             },
             Input::Swap => match self.engine.play(self.human, MoveArg::Swap) {

@@ -1,6 +1,6 @@
 //! `ferrohex winner FILE`: who has won the position in a text diagram.
 //!
-//! The diagram is read by [`crate::textboard`] (rows of `.`, `X`, `O`, `B`,
+//! The diagram is read by [`crate::present::textboard`] (rows of `.`, `X`, `O`, `B`,
 //! `W`, or ferrohex's own `showboard` picture). The answer is one line on
 //! standard output: the winner's letter as the diagram writes it (`X`, `O`,
 //! `B` or `W`), or `none`; with `--names`, `black`, `white` or `none`
@@ -12,7 +12,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use crate::board::Color;
-use crate::textboard::{self, Diagram, Letters};
+use crate::present::textboard::{self, Diagram, Letters};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

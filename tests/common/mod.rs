@@ -239,7 +239,7 @@ pub fn random_position(
 /// A position from a diagram (`B` black, `W` white, `.` empty; rows top
 /// first, indentation free).
 pub fn diagram(text: &str) -> ferrohex::board::Position {
-    use ferrohex::textboard::{Letters, parse_game};
+    use ferrohex::present::textboard::{Letters, parse_game};
     parse_game(text, Letters::Common)
         .expect("diagram")
         .position()

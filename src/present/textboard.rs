@@ -561,7 +561,7 @@ mod tests {
             let cell = game.geometry().parse_cell(name).unwrap();
             game.play(c, Move::Cell(cell)).unwrap();
         }
-        let picture = crate::diagram::showboard(&game);
+        let picture = crate::present::diagram::showboard(&game);
         let answer = format!("={picture}\n");
         for text in [picture.as_str(), answer.as_str()] {
             let d = parse(text, Letters::Common).unwrap();
@@ -570,7 +570,7 @@ mod tests {
             assert_eq!(d.to_move, Some(Color::White));
             let back = to_game(&d).unwrap();
             assert_eq!(back.position(), game.position());
-            assert_eq!(crate::diagram::showboard(&back), picture);
+            assert_eq!(crate::present::diagram::showboard(&back), picture);
         }
     }
 }
