@@ -1,0 +1,445 @@
+//! Iterative deepening: the distance search's loop over depths, the
+//! connection search's and the endgame search's.
+
+use super::*;
+
+impl Searcher {
+    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search_ab(
+        &mut self,
+        pos: &Position,
+        to_move: Color,
+        params: &SearchParams,
+        start: Instant,
+        budget: Duration,
+        stop: Stop,
+        excluded: CellSet,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> SearchOutcome {
+        let (width, depth_cap) = match params.level {
+            Level::Medium => (params.width, 3),
+            Level::Max => (params.width.saturating_mul(2), u32::MAX),
+            _ => (params.width, u32::MAX),
+        };
+        let empties = pos.empty_cells().len() as u32;
+        let max_depth = params
+            .max_depth
+            .unwrap_or(u32::MAX)
+            .min(depth_cap)
+            .min(empties)
+            .max(1);
+        let nthreads = self.threads.max(1);
+        while self.workers.len() < nthreads {
+            self.workers.push(Worker::new(pos.clone(), params.eval));
+        }
+        for w in self.workers.iter_mut() {
+            w.pos = pos.clone();
+            w.nodes = 0;
+            w.know_nodes = 0;
+            w.know_misses = 0;
+            w.know_time = Duration::ZERO;
+            w.set_knowledge(None, CellSet::EMPTY);
+            w.reset_heuristics();
+        }
+        self.tt.new_search();
+        let deadline = start + budget;
+        let sh = Shared {
+            tt: &self.tt,
+            stop,
+            abort: AtomicBool::new(false),
+            deadline: Some(deadline),
+            width,
+            know_plies: 0,
+        };
+        let mut sh = sh;
+        let done = |decision: Cell,
+                    score: i32,
+                    depth: u32,
+                    nodes: u64,
+                    pv: Vec<Cell>,
+                    ranked: Vec<Cell>| SearchOutcome {
+            decision: if params.resign && score_is_loss(score) {
+                Decision::Resign
+            } else {
+                Decision::Move(decision)
+            },
+            score,
+            depth,
+            nodes,
+            pv,
+            elapsed: start.elapsed(),
+            ranked,
+        };
+
+        // Tactics before any search.
+        let w0 = &mut self.workers[0];
+        let mut cells = Vec::new();
+        w0.one_move_wins(to_move, &mut cells);
+        if let Some(&c) = cells.first() {
+            let out = done(c, WIN - 1, 1, 1, vec![c], vec![c]);
+            report(&report_of(&out));
+            return out;
+        }
+        w0.one_move_wins(to_move.opponent(), &mut cells);
+        if cells.len() == 1 {
+            let c = cells[0];
+            w0.pos.play(to_move, c);
+            let score = -w0.eval.evaluate(&w0.pos, to_move.opponent());
+            w0.pos.unplay();
+            let out = done(c, score, 1, 1, vec![c], vec![c]);
+            report(&report_of(&out));
+            return out;
+        }
+
+        let mut moves = w0.root_order(to_move);
+        let mut root_kn = false;
+        // A proven loss the knowledge found at the root: the score to
+        // report whatever the search says.
+        let mut known_loss = None;
+        if params.knowledge {
+            let t = Instant::now();
+            // A won position may spend a tenth of the budget on finding
+            // its simplest winning move; the connections' builds stop
+            // combining at two fifths of it (on 13x13 a full closure can
+            // take more than a short move's time), and their updates in
+            // the search at its deadline.
+            let times = RootTimes {
+                simplest: t + budget / 10,
+                build: t + budget * 2 / 5,
+                search: deadline,
+            };
+            let verdict =
+                Self::root_knowledge(&mut self.workers, self.pool.as_ref(), pos, to_move, times);
+            log::debug!("knowledge at the root: {:.3}s", t.elapsed().as_secs_f64());
+            match verdict {
+                RootKnowledge::Play(c, score) => {
+                    let out = done(c, score, 1, 1, vec![c], vec![c]);
+                    report(&report_of(&out));
+                    return out;
+                }
+                RootKnowledge::Lost(only, score) => {
+                    if let Some(set) = only {
+                        moves.retain(|&c| set.contains(c));
+                    }
+                    known_loss = Some(score);
+                }
+                RootKnowledge::Search { only, inner } => {
+                    if let Some(set) = only {
+                        moves.retain(|&c| set.contains(c));
+                    }
+                    root_kn = inner;
+                    sh.know_plies = if inner { KNOW_PLIES } else { 0 };
+                }
+            }
+        }
+        if moves.is_empty() {
+            moves = self.workers[0].root_order(to_move);
+        }
+        // Moves proved to lose leave the root (unless all would: the
+        // position is lost, and a move is still wanted). When the
+        // knowledge's consider set is all proved to lose, the other moves
+        // lose too (they are no better), but one not yet proved to is the
+        // better try against a fallible opponent.
+        let any_open = |ms: &[Cell]| ms.iter().any(|c| !excluded.contains(*c));
+        if !any_open(&moves) {
+            let all = self.workers[0].root_order(to_move);
+            if any_open(&all) {
+                moves = all;
+            }
+        }
+        if any_open(&moves) {
+            moves.retain(|c| !excluded.contains(*c));
+        }
+        if params.opening_centre
+            && matches!(params.level, Level::Hard | Level::Max)
+            && let Some(region) = opening_region(pos)
+            && moves.iter().any(|&c| region.contains(c))
+        {
+            moves.retain(|&c| region.contains(c));
+        }
+        if root_kn
+            && params.connection_search
+            && params.level != Level::Medium
+            && connsearch::fits(pos)
+        {
+            let root = (pos, to_move);
+            if let Some(o) =
+                self.search_conn(root, &moves, stop, (start, budget), max_depth, report)
+            {
+                return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
+            }
+            return done(moves[0], 0, 0, 1, vec![moves[0]], moves.clone());
+        }
+        if root_kn
+            && empties as usize * 100 <= params.endgame_empty_pct * pos.geometry().num_cells()
+            && params.level != Level::Medium
+            && let Some(know) = self.workers[0].know.take()
+        {
+            let out = Self::search_vc(
+                know, to_move, &moves, stop, start, budget, max_depth, pos, report,
+            );
+            if let Some(o) = out {
+                return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
+            }
+            return done(moves[0], 0, 0, 1, vec![moves[0]], moves.clone());
+        }
+        let mut best: Option<(Cell, i32, u32, Vec<Cell>)> = None;
+        // Deepening goes on to the deadline: an iteration cut off there
+        // still counts once its first move (the last depth's best) is
+        // searched, since a move that beat it at the new depth is the
+        // better one (Stockfish keeps a partial iteration's best move the
+        // same way).
+        for depth in 1..=max_depth {
+            let Some((scores, best_idx, complete)) = Self::root_iteration(
+                &mut self.workers,
+                self.pool.as_ref(),
+                &sh,
+                depth,
+                to_move,
+                &moves,
+                root_kn,
+            ) else {
+                break;
+            };
+            let score = scores[best_idx];
+            let cell = moves[best_idx];
+            if !complete && best.as_ref().is_some_and(|b| b.0 == cell) {
+                // Cut off with the last depth's best still best: its new
+                // score is exact, but the line and order stay as they were.
+                if let Some(b) = best.as_mut() {
+                    b.1 = score;
+                }
+                break;
+            }
+            moves = best_first(&scores, best_idx)
+                .into_iter()
+                .map(|i| moves[i])
+                .collect();
+            let pv = self.workers[0].pv(&self.tt, cell, to_move, depth as usize);
+            let nodes: u64 = self.workers.iter().map(|w| w.nodes).sum();
+            let elapsed = start.elapsed();
+            let rep = SearchReport {
+                depth,
+                score,
+                nodes,
+                elapsed,
+                pv: pv.clone(),
+            };
+            log::info!(
+                "depth {depth} score {score} nodes {nodes} nps {:.0} time {:.3}s pv {}",
+                nodes as f64 / elapsed.as_secs_f64().max(1e-6),
+                elapsed.as_secs_f64(),
+                line_names(pos, &pv)
+            );
+            report(&rep);
+            best = Some((cell, score, depth, pv));
+            if !complete || score_is_win(score) || score_is_loss(score) {
+                break;
+            }
+        }
+        let nodes: u64 = self.workers.iter().map(|w| w.nodes).sum();
+        let know_nodes: u64 = self.workers.iter().map(|w| w.know_nodes).sum();
+        let misses: u64 = self.workers.iter().map(|w| w.know_misses).sum();
+        log::debug!("knowledge consulted at {know_nodes} of {nodes} nodes, {misses} computed");
+        let best = match (best, known_loss) {
+            (Some((cell, score, depth, pv)), Some(loss)) if !score_is_loss(score) => {
+                Some((cell, loss, depth, pv))
+            }
+            (b, _) => b,
+        };
+        match best {
+            Some((cell, score, depth, pv)) => done(cell, score, depth, nodes, pv, moves),
+            // Not even depth 1 finished (stopped at once): the best-ordered
+            // move.
+            None => done(moves[0], 0, 0, nodes, vec![moves[0]], moves.clone()),
+        }
+    }
+
+    /// The connection search ([`connsearch`]) over the root `moves`:
+    /// iterative deepening to the deadline, the last depth cut off there
+    /// and kept for the root moves it finished.
+    pub(super) fn search_conn(
+        &mut self,
+        (pos, me): (&Position, Color),
+        moves: &[Cell],
+        stop: Stop,
+        (start, budget): (Instant, Duration),
+        max_depth: u32,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Option<VcOutcome> {
+        // The searchers (their H-search tables and connection stacks, some
+        // MiB each) are kept from move to move while the board stays.
+        let nthreads = self.threads.max(1);
+        let mut searchers = std::mem::take(&mut self.conn);
+        searchers.retain(|s| s.is_for(pos));
+        searchers.truncate(nthreads);
+        while searchers.len() < nthreads {
+            searchers.push(connsearch::ConnSearch::new(pos)?);
+        }
+        searchers.iter_mut().for_each(|s| s.reset());
+        let root = ConnRoot {
+            pos,
+            me,
+            moves,
+            max_depth,
+        };
+        let out = self.search_conn_with(&mut searchers, root, stop, (start, budget), report);
+        self.conn = searchers;
+        out
+    }
+
+    pub(super) fn search_conn_with(
+        &self,
+        searchers: &mut [connsearch::ConnSearch],
+        root: ConnRoot,
+        stop: Stop,
+        (start, budget): (Instant, Duration),
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Option<VcOutcome> {
+        let ConnRoot {
+            pos,
+            me,
+            moves,
+            max_depth,
+        } = root;
+        let allowed: CellSet = moves.iter().copied().collect();
+        let mut order: Vec<Cell> = match searchers[0].root(pos, me) {
+            Ok(consider) => consider
+                .into_iter()
+                .filter(|&c| allowed.contains(c))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        if order.is_empty() {
+            order = moves.to_vec();
+        }
+        let sh = connsearch::Shared {
+            tt: &self.conn_tt,
+            stop,
+            deadline: start + budget,
+            widths: if self.params.level == Level::Max {
+                &connsearch::MAX_LEVEL_WIDTHS
+            } else {
+                &connsearch::DEFAULT_WIDTHS
+            },
+        };
+        let mut best: Option<VcOutcome> = None;
+        for depth in 1..=max_depth {
+            let Some(it) =
+                connsearch::iteration(searchers, self.pool.as_ref(), &sh, pos, me, depth, &order)
+            else {
+                break;
+            };
+            let nodes: u64 = searchers.iter().map(|s| s.nodes).sum();
+            let elapsed = start.elapsed();
+            let pv =
+                searchers[0].principal_variation(pos, me, it.best, &self.conn_tt, depth as usize);
+            log::info!(
+                "connection search: depth {depth}{} score {} nodes {nodes} time {:.3}s pv {}",
+                if it.complete { "" } else { " (part)" },
+                it.score,
+                elapsed.as_secs_f64(),
+                line_names(pos, &pv),
+            );
+            report(&SearchReport {
+                depth,
+                score: it.score,
+                nodes,
+                elapsed,
+                pv: pv.clone(),
+            });
+            log::debug!(
+                "connection search: depth {depth} root order {}",
+                line_names(pos, &it.order[..it.order.len().min(12)])
+            );
+            let decided = score_is_win(it.score) || score_is_loss(it.score);
+            order = it.order.clone();
+            best = Some(VcOutcome {
+                best: it.best,
+                score: it.score,
+                depth,
+                nodes,
+                pv,
+                ranked: it.order,
+            });
+            // Deepening goes on to the deadline: an iteration cut off there
+            // still counts for the root moves it finished.
+            if decided || !it.complete || start.elapsed() >= budget {
+                break;
+            }
+        }
+        if let Some(b) = best.as_mut() {
+            b.nodes = searchers.iter().map(|s| s.nodes).sum();
+        }
+        best
+    }
+
+    /// The endgame search ([`vcsearch`]) over the root `moves`, deepening
+    /// while the next depth is predicted to fit in `budget`: the best
+    /// move, score, depth, nodes and line of the last finished depth.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search_vc(
+        know: Knowledge,
+        me: Color,
+        moves: &[Cell],
+        stop: Stop,
+        start: Instant,
+        budget: Duration,
+        max_depth: u32,
+        pos: &Position,
+        report: &mut dyn FnMut(&SearchReport),
+    ) -> Option<VcOutcome> {
+        let mut vs = vcsearch::VcSearch::new(know, stop, start + budget, VC_WIDTH);
+        let mut order = vs.order(&moves.iter().copied().collect());
+        if order.is_empty() {
+            // Every root move is filled in (a position the fill-in alone
+            // wins): the plain answer will do.
+            return None;
+        }
+        let mut best = None;
+        let mut clock = DepthClock::new();
+        for depth in 1..=max_depth {
+            let iter_start = Instant::now();
+            let Some(it) = vs.iteration(me, depth, &order) else {
+                break;
+            };
+            order = it.order.clone();
+            let elapsed = start.elapsed();
+            log::info!(
+                "endgame search: depth {depth} score {} nodes {} time {:.3}s pv {}",
+                it.score,
+                vs.nodes,
+                elapsed.as_secs_f64(),
+                line_names(pos, &it.pv)
+            );
+            report(&SearchReport {
+                depth,
+                score: it.score,
+                nodes: vs.nodes,
+                elapsed,
+                pv: it.pv.clone(),
+            });
+            let decided = score_is_win(it.score) || score_is_loss(it.score);
+            best = Some(VcOutcome {
+                best: it.best,
+                score: it.score,
+                depth,
+                nodes: vs.nodes,
+                pv: it.pv,
+                ranked: it.order,
+            });
+            if decided {
+                break;
+            }
+            if !clock.next_fits(iter_start.elapsed(), start, budget) {
+                break;
+            }
+        }
+        // The nodes of an unfinished last depth count too.
+        if let Some(b) = best.as_mut() {
+            b.nodes = vs.nodes;
+        }
+        best
+    }
+}
