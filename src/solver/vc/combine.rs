@@ -1,0 +1,262 @@
+//! H-search's rules: AND over a middle node, OR over semis of one pair,
+//! and the per-pair lists they add to (superset pruning, caps).
+
+use super::*;
+
+impl Hsearch {
+    /// AND rule for the full (a, b, c) with `b` in the middle.
+    #[inline]
+    pub(super) fn and_from(&mut self, a: usize, b: usize, c: u128, shrunk: bool) {
+        if b < 2 {
+            return;
+        }
+        let (a, b) = (a & (W - 1), b & (W - 1));
+        let mut zs = self.adj[b] & !bit(a);
+        while zs != 0 {
+            let z = zs.trailing_zeros() as usize & (W - 1);
+            zs &= zs - 1;
+            if self.cell_bit[z] & c != 0 {
+                continue;
+            }
+            let skip = if shrunk { self.oldm[ix(b, z)] } else { 0 };
+            self.and_pair(a, b, z, c, skip);
+            if self.stopped {
+                return;
+            }
+        }
+    }
+
+    /// The AND rule for the full (a, b, c) and each full of (b, z) except
+    /// those flagged in `skip`: a full (a, z) through a group `b`, a semi
+    /// keyed at `b` through an empty cell. (`c` must not hold `z`.)
+    #[inline(always)]
+    pub(super) fn and_pair(&mut self, a: usize, b: usize, z: usize, c: u128, skip: u8) {
+        let mid = self.cell_bit[b];
+        let key = self.cell_of[b];
+        // A second full may not meet this carrier nor contain `a`.
+        let block = c | self.cell_bit[a];
+        // The list (b, z) cannot change below: only the pair (a, z) does.
+        let p = ix(b, z);
+        let nf = self.nf[p] as usize;
+        for k in 0..nf.min(FMAX) {
+            let d = self.fulls[p][k];
+            if d & block != 0 || skip >> k & 1 != 0 {
+                continue;
+            }
+            let u = c | d;
+            if mid != 0 {
+                self.add_semi(a, z, u | mid, key);
+            } else {
+                self.add_full(a, z, u);
+            }
+            if self.stopped {
+                return;
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn add_full(&mut self, a: usize, b: usize, c: u128) {
+        if a == b {
+            return;
+        }
+        let p = ix(a, b);
+        let nf = self.nf[p] as usize;
+        let fl = &mut self.fulls[p];
+        if fl.iter().take(nf).any(|&f| f & !c == 0) {
+            return;
+        }
+        // Drop the kept fulls that contain the new one.
+        let mut old = self.oldm[p];
+        let mut k = 0;
+        let mut n = nf;
+        while k < n {
+            if c & !fl[k] == 0 {
+                fl[k] = fl[n - 1];
+                old = old & !(1 << k) | (old >> (n - 1) & 1) << k;
+                n -= 1;
+            } else {
+                k += 1;
+            }
+        }
+        old &= (1 << n) - 1;
+        if n < FMAX {
+            fl[n] = c;
+            old |= u8::from(self.origin == Origin::Old) << n;
+        }
+        let list = *fl;
+        let q = ix(b, a);
+        self.fulls[q] = list;
+        self.oldm[p] = old;
+        self.oldm[q] = old;
+        if n == FMAX {
+            self.nf[p] = n as u8;
+            self.nf[q] = n as u8;
+            return;
+        }
+        self.nf[p] = (n + 1) as u8;
+        self.nf[q] = (n + 1) as u8;
+        self.adj[a & (W - 1)] |= bit(b);
+        self.adj[b & (W - 1)] |= bit(a);
+        if a + b == E1 + E2 && a.max(b) == E2 {
+            self.edge_full = Some(c);
+            self.stopped = true;
+            return;
+        }
+        if self.origin != Origin::Old {
+            self.queue
+                .push((a as u8, b as u8, self.origin == Origin::Shrunk, c));
+        }
+    }
+
+    /// Counts an edge-to-edge semi for the mustplay, and stops the run
+    /// when its goal is reached.
+    pub(super) fn edge_semi_found(&mut self, s: u128, key: u8) {
+        if self.edge_list.len() < EDGE_LIST_MAX {
+            self.edge_list.push((s, key));
+        }
+        self.edge_semis += 1;
+        self.edge_cap &= s;
+        self.edge_union |= s;
+        if self.edge_semi.is_none() {
+            self.edge_semi = Some((key as usize, s));
+        }
+        let stop = match self.goal {
+            Goal::Mover => true,
+            Goal::Opponent => self.edge_cap == 0,
+            Goal::Closure => false,
+        };
+        if stop {
+            self.stopped = true;
+        }
+    }
+
+    /// Adds a seed the new stones left as it was ([`Origin::Old`]) without
+    /// the checks [`Hsearch::add_full`] and [`Hsearch::add_semi`] make:
+    /// the seed's lists held no connection containing another, and its
+    /// unchanged ends are the same nodes as before, so only its own list
+    /// mates (the only connections added so far) share its list.
+    #[inline]
+    pub(super) fn append_old(&mut self, a: usize, b: usize, c: u128, key: u8) {
+        let (a, b) = (a & (W - 1), b & (W - 1));
+        if key == NO_KEY {
+            let (p, q) = (ix(a, b), ix(b, a));
+            let n = self.nf[p] as usize;
+            if n >= FMAX {
+                return;
+            }
+            self.fulls[p][n] = c;
+            self.fulls[q][n] = c;
+            self.oldm[p] |= 1 << n;
+            self.oldm[q] = self.oldm[p];
+            self.nf[p] = (n + 1) as u8;
+            self.nf[q] = (n + 1) as u8;
+            self.adj[a] |= bit(b);
+            self.adj[b] |= bit(a);
+            if a + b == E1 + E2 && a.max(b) == E2 {
+                self.edge_full = Some(c);
+                self.stopped = true;
+            }
+        } else {
+            let p = ix(a.min(b), a.max(b));
+            let n = self.ns[p] as usize;
+            if n < SMAX {
+                self.semis[p][n] = c;
+                self.keys[p][n] = key;
+                self.ns[p] = (n + 1) as u8;
+                self.sadj[a.min(b)] |= bit(a.max(b));
+            }
+            if p == ix(E1, E2) {
+                self.edge_semi_found(c, key);
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn add_semi(&mut self, a: usize, b: usize, s: u128, key: u8) {
+        debug_assert!(a != b);
+        let p = ix(a, b);
+        let nf = self.nf[p] as usize;
+        if self.fulls[p].iter().take(nf).any(|&f| f & !s == 0) {
+            return;
+        }
+        let p = if a < b { p } else { ix(b, a) };
+        let ns = self.ns[p] as usize;
+        let sl = &mut self.semis[p];
+        if sl.iter().take(ns).any(|&x| x & !s == 0) {
+            return;
+        }
+        let kl = &mut self.keys[p];
+        let mut k = 0;
+        let mut n = ns;
+        while k < n {
+            if s & !sl[k] == 0 {
+                sl[k] = sl[n - 1];
+                kl[k] = kl[n - 1];
+                n -= 1;
+            } else {
+                k += 1;
+            }
+        }
+        // A full list keeps its semis, but the new one still counts for
+        // the edges' mustplay and may still complete an OR.
+        if n == SMAX {
+            self.ns[p] = n as u8;
+        } else {
+            sl[n] = s;
+            kl[n] = key;
+            self.ns[p] = (n + 1) as u8;
+            self.sadj[a.min(b) & (W - 1)] |= bit(a.max(b));
+        }
+        if p == ix(E1, E2) {
+            self.edge_semi_found(s, key);
+            if self.stopped {
+                return;
+            }
+        }
+        // OR: the new semi with others whose carriers leave no common cell.
+        if n >= 1
+            && self.origin != Origin::Old
+            && let Some(u) = or_combine(&self.semis[p][..n], s)
+        {
+            let origin = std::mem::replace(&mut self.origin, Origin::New);
+            self.add_full(a, b, u);
+            self.origin = origin;
+        }
+    }
+}
+
+/// Searches the semis `list` (in order, depth first) for up to
+/// `ORMAX - 1` of them that with `s` leave no common cell; returns the
+/// union of the carriers used.
+#[inline]
+pub(super) fn or_combine(list: &[u128], s: u128) -> Option<u128> {
+    const _: () = assert!(ORMAX == 4, "or_combine is unrolled for ORMAX = 4");
+    for (i, &x) in list.iter().enumerate() {
+        let i1 = s & x;
+        if i1 == s {
+            continue;
+        }
+        let u1 = s | x;
+        if i1 == 0 {
+            return Some(u1);
+        }
+        for (j, &y) in list[i + 1..].iter().enumerate() {
+            let i2 = i1 & y;
+            if i2 == i1 {
+                continue;
+            }
+            let u2 = u1 | y;
+            if i2 == 0 {
+                return Some(u2);
+            }
+            for &w in &list[i + j + 2..] {
+                let i3 = i2 & w;
+                if i3 == 0 {
+                    return Some(u2 | w);
+                }
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,281 @@
+//! Runs along a line: seeding a run with the closure an earlier position
+//! left, exporting one; and what else a run's lists are read for: the
+//! decomposition of a colour's groups, the connection graph the circuits
+//! are solved over.
+
+use super::*;
+
+impl Hsearch {
+    /// Adds the still valid connections of `seed`: first those the new
+    /// stones left as they were (their combinations are in the seed
+    /// already), then the changed ones, queued for AND and tried for OR
+    /// (see [`Origin`]).
+    pub(super) fn seed(
+        &mut self,
+        seed: &Closure,
+        node_of: &[u8; MAX_BITS],
+        own: u128,
+        opp: u128,
+        grown: u128,
+    ) {
+        let node = |e: u8| -> Option<usize> {
+            match e {
+                END_E1 => Some(E1),
+                END_E2 => Some(E2),
+                i => match node_of[i as usize & (MAX_BITS - 1)] {
+                    u8::MAX => None,
+                    n => Some(n as usize),
+                },
+            }
+        };
+        let mut changed = std::mem::take(&mut self.changed);
+        changed.clear();
+        // A capped list that loses a connection to the new opponent stones
+        // may have turned away others that the new stones leave alone:
+        // such pairs are derived again once the seeds are in.
+        let mut damaged = std::mem::take(&mut self.damaged);
+        for &(a, _) in &damaged {
+            self.damaged_with[a as usize & (W - 1)] = 0;
+        }
+        damaged.clear();
+        for &i in &seed.capped {
+            let conn = &seed.conns[i as usize];
+            if conn.carrier() & opp == 0 {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (node(conn.a), node(conn.b))
+                && a != b
+                && self.damaged_with[a & (W - 1)] & bit(b) == 0
+            {
+                self.damaged_with[a & (W - 1)] |= bit(b);
+                damaged.push((a as u8, b as u8));
+            }
+        }
+        // An edge whose capped lists lost connections is combined again
+        // whole: the edge-to-edge connections depend on it most.
+        let grown = grown
+            | damaged
+                .iter()
+                .map(|&(a, b)| (bit(a as usize) | bit(b as usize)) & (bit(E1) | bit(E2)))
+                .fold(0, |x, y| x | y);
+        self.origin = Origin::Old;
+        for conn in &seed.conns {
+            let full_carrier = conn.carrier();
+            if full_carrier & opp != 0 {
+                continue;
+            }
+            let (Some(a), Some(b)) = (node(conn.a), node(conn.b)) else {
+                continue;
+            };
+            if a == b {
+                continue;
+            }
+            let carrier = full_carrier & !own;
+            let key_taken = conn.key != NO_KEY && own & bit(conn.key as usize) != 0;
+            let origin = if key_taken || grown & (bit(a) | bit(b)) != 0 {
+                Origin::New
+            } else if carrier != full_carrier {
+                Origin::Shrunk
+            } else {
+                self.append_old(a, b, carrier, conn.key);
+                if self.stopped {
+                    break;
+                }
+                continue;
+            };
+            let key = if key_taken { NO_KEY } else { conn.key };
+            changed.push((Conn::new(carrier, a as u8, b as u8, key), origin));
+        }
+        for &(conn, origin) in &changed {
+            if self.stopped {
+                break;
+            }
+            self.origin = origin;
+            let (a, b) = (conn.a as usize, conn.b as usize);
+            if conn.key == NO_KEY {
+                self.add_full(a, b, conn.carrier());
+            } else {
+                self.add_semi(a, b, conn.carrier(), conn.key);
+            }
+        }
+        self.origin = Origin::New;
+        for &(a, b) in &damaged {
+            if self.stopped {
+                break;
+            }
+            self.rederive(a as usize, b as usize);
+        }
+        self.changed = changed;
+        self.damaged = damaged;
+    }
+
+    /// The AND rule for the one pair (a, b), through every middle node
+    /// both have fulls with.
+    pub(super) fn rederive(&mut self, a: usize, b: usize) {
+        let (a, b) = (a & (W - 1), b & (W - 1));
+        let mut xs = self.adj[a] & self.adj[b] & !bit(E1) & !bit(E2);
+        while xs != 0 {
+            let x = xs.trailing_zeros() as usize & (W - 1);
+            xs &= xs - 1;
+            let p = ix(a, x);
+            for k in 0..(self.nf[p] as usize).min(FMAX) {
+                let c = self.fulls[p][k];
+                if c & self.cell_bit[b] == 0 {
+                    self.and_pair(a, x, b, c, 0);
+                }
+                if self.stopped {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Saves the last run's connections into `out` (for [`run_seeded`]
+    /// on later positions); false when that run stopped early or gave up,
+    /// so that its lists are not the whole closure.
+    ///
+    /// [`run_seeded`]: Hsearch::run_seeded
+    pub fn export(&self, stones: [u128; 2], hash: u64, color: Color, out: &mut Closure) -> bool {
+        out.conns.clear();
+        out.capped.clear();
+        out.color = None;
+        if !self.finished() {
+            return false;
+        }
+        let m = self.m;
+        self.for_each_full_list(|a, b, fulls| {
+            for &carrier in fulls {
+                out.push(
+                    Conn::new(carrier, self.rep[a], self.rep[b], NO_KEY),
+                    fulls.len() == FMAX,
+                );
+            }
+        });
+        // The edge semis: every one found, not only those the list kept,
+        // since the mustplay is the common cells of all of them.
+        for &(carrier, key) in &self.edge_list {
+            out.push(
+                Conn::new(carrier, END_E1, END_E2, key),
+                self.edge_list.len() == EDGE_LIST_MAX,
+            );
+        }
+        for a in 0..m {
+            // (The edge pair's semis are the list above.)
+            let mut bs = self.sadj[a] & !bit(E2);
+            while bs != 0 {
+                let b = bs.trailing_zeros() as usize;
+                bs &= bs - 1;
+                let p = ix(a, b);
+                let ns = (self.ns[p] as usize).min(SMAX);
+                for k in 0..ns {
+                    out.push(
+                        Conn::new(self.semis[p][k], self.rep[a], self.rep[b], self.keys[p][k]),
+                        ns == SMAX,
+                    );
+                }
+            }
+        }
+        out.stones = stones;
+        out.hash = hash;
+        out.color = Some(color);
+        true
+    }
+
+    /// A carrier `color` captures by decomposition on `stones`, from the
+    /// last run (for `color` on `stones`, gone to the end): the smallest
+    /// full connection between two of its groups (not the two edges) that
+    /// lies in a pocket no `color` chain from its other edges reaches
+    /// without passing a cell next to one of the two. The reasoning is
+    /// the knowledge's (`knowledge::decompose`); the carrier belongs to
+    /// every proof that relies on it, as captured cells do.
+    pub fn decomposition(&self, bits: &Bits, stones: [u128; 2], color: Color) -> Option<u128> {
+        if !self.finished() {
+            return None;
+        }
+        let opp = stones[color.opponent().index()];
+        let empty = bits.all & !stones[0] & !stones[1];
+        let (e1, e2) = color.edges();
+        let edge = [bits.edge(e1), bits.edge(e2)];
+        let near = |k: usize| {
+            let mut n = bits.spread(self.group_cells[k]);
+            if k < 2 {
+                n |= edge[k];
+            }
+            n & empty
+        };
+        let mut best: Option<u128> = None;
+        for a in 0..self.groups {
+            let mut bs = self.adj[a] & ((u128::MAX << a) << 1);
+            while bs != 0 {
+                let b = bs.trailing_zeros() as usize;
+                bs &= bs - 1;
+                if b >= self.groups || (a, b) == (E1, E2) {
+                    continue;
+                }
+                let p = ix(a, b);
+                let fulls = &self.fulls[p][..(self.nf[p] as usize).min(FMAX)];
+                let better = |c: u128, best: Option<u128>| {
+                    c != 0 && best.is_none_or(|x| c.count_ones() < x.count_ones())
+                };
+                if !fulls.iter().any(|&c| better(c, best)) {
+                    continue;
+                }
+                let stop = near(a) | near(b);
+                let blocked = self.group_cells[a] | self.group_cells[b] | opp;
+                let mut reached = 0u128;
+                for (k, &cells) in edge.iter().enumerate() {
+                    if k != a && k != b {
+                        reached |= cells & !blocked;
+                    }
+                }
+                let mut frontier = reached & !stop;
+                while frontier != 0 {
+                    let next = bits.spread(frontier) & !blocked & !reached;
+                    reached |= next;
+                    frontier = next & !stop;
+                }
+                let pocket = empty & !reached;
+                for &c in fulls {
+                    if better(c, best) && c & !pocket == 0 {
+                        best = Some(c);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The last finished run's connection graph: its number of nodes
+    /// (node 0 is the colour's first edge, node 1 its second; then its
+    /// groups, then the empty cells); 0 when the run stopped early.
+    pub fn graph_nodes(&self) -> usize {
+        self.m
+    }
+
+    /// The cell index of node `k` when it is an empty cell.
+    #[inline]
+    pub fn node_cell(&self, k: usize) -> Option<usize> {
+        (self.cell_bit[k & (W - 1)] != 0).then(|| self.cell_of[k & (W - 1)] as usize)
+    }
+
+    /// Calls `f(a, b)` for every node pair `a < b` of the last finished
+    /// run with a full connection.
+    pub fn for_each_link(&self, mut f: impl FnMut(usize, usize)) {
+        self.for_each_full_list(|a, b, _| f(a, b));
+    }
+
+    /// Calls `f(a, b, fulls)` for every node pair `a < b` of the last run
+    /// with full connections, `fulls` being the pair's kept carriers.
+    pub(super) fn for_each_full_list(&self, mut f: impl FnMut(usize, usize, &[u128])) {
+        for a in 0..self.m {
+            let mut bs = self.adj[a] & ((u128::MAX << a) << 1);
+            while bs != 0 {
+                let b = bs.trailing_zeros() as usize;
+                bs &= bs - 1;
+                let p = ix(a, b);
+                let n = (self.nf[p] as usize).min(FMAX);
+                f(a, b, &self.fulls[p][..n]);
+            }
+        }
+    }
+}

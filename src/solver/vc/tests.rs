@@ -1,0 +1,64 @@
+//! Unit tests of the bitboard H-search.
+
+use super::*;
+use crate::board::{Geometry, Position};
+use std::sync::Arc;
+
+fn position(n: usize, black: &[&str], white: &[&str]) -> Position {
+    let g = Arc::new(Geometry::new(n, n).unwrap());
+    let mut p = Position::new(g.clone());
+    for b in black {
+        p.play(Color::Black, g.parse_cell(b).unwrap());
+    }
+    for w in white {
+        p.play(Color::White, g.parse_cell(w).unwrap());
+    }
+    p
+}
+
+fn run(p: &Position, color: Color, for_mover: bool) -> EdgeInfo {
+    let bits = Bits::new(p.geometry()).unwrap();
+    Hsearch::new().run(&bits, stones(p), color, for_mover)
+}
+
+#[test]
+fn centre_stone_of_three_by_three_is_connected() {
+    // b2 reaches row 1 through b1 or c1 and row 3 through a3 or b3.
+    let p = position(3, &["b2"], &[]);
+    let info = run(&p, Color::Black, false);
+    let carrier = info.full.expect("a full connection");
+    let g = p.geometry();
+    let names: Vec<String> = cells(carrier).map(|c| g.name(c)).collect();
+    assert_eq!(names, ["b1", "c1", "a3", "b3"]);
+}
+
+#[test]
+fn one_cell_board_is_a_semi() {
+    let p = position(1, &[], &[]);
+    let info = run(&p, Color::White, true);
+    assert_eq!(info.semi.map(|s| s.0), Some(0));
+    assert!(info.full.is_none());
+}
+
+#[test]
+fn blocked_side_has_nothing() {
+    // A full row of White stones cuts Black off.
+    let p = position(3, &[], &["a2", "b2", "c2"]);
+    let info = run(&p, Color::Black, false);
+    assert!(info.full.is_none() && info.semi.is_none() && info.semis == 0);
+    let info = run(&p, Color::White, false);
+    assert_eq!(info.full, Some(0), "already joined");
+}
+
+#[test]
+fn mustplay_is_the_common_cells_of_the_threats() {
+    // Black b2 on 3x3 with White c1: b2 reaches the top only through
+    // b1 now, so Black's threats all need b1 (and the bottom pair).
+    let p = position(3, &["b2"], &["c1"]);
+    let info = run(&p, Color::Black, false);
+    assert!(info.full.is_none());
+    assert!(info.semis > 0);
+    let g = p.geometry();
+    let b1 = g.parse_cell("b1").unwrap().index();
+    assert!(info.semi_cap & bit(b1) != 0);
+}
