@@ -38,6 +38,8 @@ pub struct Engine {
     max_time: Duration,
     /// Send HexGui live-graphics blocks during genmove.
     use_guifx: bool,
+    /// Send HexGui live-graphics blocks while solving.
+    solver_guifx: bool,
     /// The search and the solvers that think about genmove's move.
     portfolio: Portfolio,
     /// The user's interrupt (`# interrupt`), which the driver's reader
@@ -95,6 +97,7 @@ impl Engine {
             params,
             max_time,
             use_guifx: false,
+            solver_guifx: false,
             stop: Arc::new(AtomicBool::new(false)),
             last_pv: None,
             safe: false,
@@ -120,6 +123,10 @@ impl Engine {
 
     pub fn use_guifx(&self) -> bool {
         self.use_guifx
+    }
+
+    pub fn solver_guifx(&self) -> bool {
+        self.solver_guifx
     }
 
     /// The flag that stops a running search; the driver's reader thread

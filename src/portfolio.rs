@@ -31,7 +31,6 @@ const VERIFIER_TT_SHARE: usize = 2;
 pub fn verifier_params(p: &SolverParams) -> SolverParams {
     SolverParams {
         tt_mb: (p.tt_mb / VERIFIER_TT_SHARE).max(1),
-        use_guifx: false,
         widening: (p.widening * 2.0).min(64.0),
         // One widening for the whole move: the other member of the
         // portfolio.

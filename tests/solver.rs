@@ -521,13 +521,13 @@ fn params_by_name() {
     p.set("max_time", "0").unwrap();
     assert_eq!(p.max_time, None);
     p.set("tt_mb", "16").unwrap();
-    p.set("use_guifx", "1").unwrap();
-    assert!(p.use_guifx && p.tt_mb == 16);
+    p.set("use_ice", "1").unwrap();
+    assert!(p.use_ice && p.tt_mb == 16);
     // The solver is sequential: no thread count that would do nothing.
     assert!(p.set("threads", "2").is_err());
     assert!(p.set("tt_mb", "0").is_err());
     assert!(p.set("nonsense", "1").is_err());
-    assert!(p.set("use_guifx", "maybe").is_err());
+    assert!(p.set("use_ice", "maybe").is_err());
     assert!(p.list().iter().any(|(n, v)| *n == "tt_mb" && v == "16"));
 }
 

@@ -33,6 +33,7 @@ struct EngineSettings {
 #[derive(Clone)]
 struct SolverSettings {
     solver: SolverParams,
+    use_guifx: bool,
     genmove_empty: usize,
 }
 
@@ -105,10 +106,19 @@ fn engine_registry(safe: bool) -> Vec<Param<EngineSettings>> {
 
 fn solver_registry(safe: bool) -> Vec<Param<SolverSettings>> {
     type S = SolverSettings;
-    let mut r: Vec<Param<S>> = SolverParams::registry()
-        .into_iter()
-        .map(|p| with_table_range(p, safe).lift(|s: &S| &s.solver, |s: &mut S| &mut s.solver))
-        .collect();
+    let mut r: Vec<Param<S>> = Vec::new();
+    for p in SolverParams::registry() {
+        let after_table = p.name == "tt_mb";
+        r.push(with_table_range(p, safe).lift(|s: &S| &s.solver, |s: &mut S| &mut s.solver));
+        if after_table {
+            r.push(Param::flag(
+                "use_guifx",
+                "send HexGui live graphics while solving",
+                |s: &S| s.use_guifx,
+                |s, b| s.use_guifx = b,
+            ));
+        }
+    }
     r.push(Param::int(
         "genmove_empty",
         (0, crate::board::MAX_CELLS),
@@ -138,6 +148,7 @@ impl Engine {
     fn solver_settings(&self) -> SolverSettings {
         SolverSettings {
             solver: self.portfolio.solver.params.clone(),
+            use_guifx: self.solver_guifx,
             genmove_empty: self.portfolio.solver_empty,
         }
     }
@@ -196,6 +207,7 @@ impl Engine {
                     self.portfolio.set_solver_params(s.solver)?;
                 }
                 self.portfolio.solver_empty = s.genmove_empty;
+                self.solver_guifx = s.use_guifx;
             }
         }
         Ok(())

@@ -140,8 +140,8 @@ where
             }
         })?;
 
-    // The search's reports become log lines, and HexGui live-graphics
-    // blocks on stdout when use_guifx is on. Both the reports and the
+    // The search logs each depth itself; its reports become HexGui
+    // live-graphics blocks on stdout when use_guifx is on. Both the reports and the
     // answers write to `output`, one at a time.
     let output = RefCell::new(output);
     let gfx_error: RefCell<Option<io::Error>> = RefCell::new(None);
@@ -173,18 +173,8 @@ where
                     Command::GenMove { color, .. } if engine.use_guifx() => Some(color),
                     _ => None,
                 };
-                let solver_gfx = engine.solver_params().use_guifx;
+                let solver_gfx = engine.solver_guifx();
                 let mut search = |r: &SearchReport| {
-                    let pv: Vec<String> = r.pv.iter().map(|&c| geometry.name(c)).collect();
-                    log::info!(
-                        "depth {} score {} nodes {} nps {:.0} time {:.2}s pv {}",
-                        r.depth,
-                        r.score,
-                        r.nodes,
-                        r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6),
-                        r.elapsed.as_secs_f64(),
-                        pv.join(" "),
-                    );
                     if let Some(color) = search_gfx {
                         send_gfx(&gfx::search_block(&geometry, color, r));
                     }

@@ -12,8 +12,6 @@ pub struct SolverParams {
     pub max_time: Option<Duration>,
     /// Size of the transposition table in mebibytes.
     pub tt_mb: usize,
-    /// Whether HexGui live graphics are wanted (read by the HTP layer).
-    pub use_guifx: bool,
     /// Use the knowledge module's connections (its `decided` and
     /// `mustplay`) instead of the solver's own H-search.
     pub use_knowledge: bool,
@@ -62,7 +60,6 @@ impl Default for SolverParams {
         SolverParams {
             max_time: None,
             tt_mb: 64,
-            use_guifx: false,
             use_knowledge: false,
             use_ice: false,
             use_vc: true,
@@ -98,12 +95,6 @@ impl SolverParams {
                 "solver table size in MiB",
                 |p: &P| p.tt_mb,
                 |p, n| p.tt_mb = n,
-            ),
-            Param::flag(
-                "use_guifx",
-                "send live graphics while solving",
-                |p: &P| p.use_guifx,
-                |p, b| p.use_guifx = b,
             ),
             Param::flag(
                 "use_knowledge",
