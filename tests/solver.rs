@@ -762,8 +762,8 @@ fn solver_finds_the_fenced_corner() {
               . . . . . . .";
     let p = common::diagram(bigger);
     let filled = |decompose: bool| {
-        use ferrohex::solver::oracle::{Fast, Oracle};
-        let mut o = Fast::new(
+        use ferrohex::solver::oracle::{HsearchOracle, Oracle};
+        let mut o = HsearchOracle::new(
             &p,
             ferrohex::eval::EvalKind::Resistance,
             true,

@@ -1,4 +1,5 @@
-//! Position evaluation (issue 3).
+//! Position evaluation: the distance search's leaf scores and move
+//! ordering values.
 //!
 //! Every evaluation sits behind the [`Evaluator`] trait, so the search does
 //! not care which one runs:

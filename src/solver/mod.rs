@@ -1,5 +1,5 @@
-//! The solver (issue 5): depth-first proof-number search with
-//! connection-decided leaves, and the swap tables.
+//! The solver: depth-first proof-number search with connection-decided
+//! leaves, and the swap tables.
 //!
 //! [`Solver`] proves who wins a position. It runs df-pn (see [`dfpn`]) over
 //! a transposition table that is kept between calls (so a game's later
@@ -13,17 +13,16 @@
 //! edge-to-edge full loses, and the moves are limited to the common cells
 //! of the opponent's edge-to-edge semis (the mustplay). Before that, dead
 //! cells and captured pairs are filled in ([`ice`]), then the carriers
-//! decompositions capture ([`vc::Hsearch::decomposition`]; on the 40
-//! endgame.tst positions at 10 s each, 31 proved against 24), and moves another
-//! move kills or captures are left out, as are moves an opponent reply
-//! kills (vulnerable cells). Fill-in took the 6x6 file from about 180 s
-//! to 12 s and made the 7x7 file solvable; vulnerable-cell pruning took
-//! the 6x6 file from 85,970 nodes to 79,711 and the 22 endgame.tst
-//! positions solved in 10 s either way from 134,545 nodes to 104,060.
-//! With `use_knowledge` the knowledge module's connections play that part
-//! (and with `use_ice` its inferior cells too); on bigger boards without
-//! it, plain one-move threats and dead cells. Moves are ordered by an
-//! evaluator's per-cell values (resistance by default).
+//! decompositions capture ([`vc::Hsearch::decomposition`]), and moves
+//! another move kills or captures are left out, as are moves an opponent
+//! reply kills (vulnerable cells). The fill-in is what makes the 7x7
+//! openings solvable (the 6x6 file takes about 12 s with it, 180 s
+//! without); decompositions prove 31 of the 40 endgame.tst positions at
+//! 10 s each against 24 without. With `use_knowledge` the knowledge
+//! module's connections play that part (and with `use_ice` its inferior
+//! cells too); on bigger boards without it, plain one-move threats and
+//! dead cells. Moves are ordered by an evaluator's per-cell values
+//! (resistance by default).
 //!
 //! [`swap`] holds the swap decision and the opening tables.
 
@@ -44,7 +43,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Cell, Color, Position, zobrist_key};
 
 use dfpn::{Search, Settings};
-use oracle::{Expansion, Fast, Informed, Oracle, Plain};
+use oracle::{BoardOracle, Expansion, HsearchOracle, KnowledgeOracle, Oracle};
 use tt::Table;
 
 pub use params::SolverParams;
@@ -220,13 +219,13 @@ impl Solver {
 
     fn oracle(&self, pos: &Position) -> Box<dyn Oracle> {
         if self.params.use_knowledge {
-            Box::new(Informed::new(
+            Box::new(KnowledgeOracle::new(
                 pos,
                 self.params.ordering,
                 self.params.use_ice,
             ))
         } else if self.params.use_vc
-            && let Some(f) = Fast::new(
+            && let Some(f) = HsearchOracle::new(
                 pos,
                 self.params.ordering,
                 self.params.incremental,
@@ -236,7 +235,7 @@ impl Solver {
         {
             Box::new(f)
         } else {
-            Box::new(Plain::new(pos, self.params.ordering))
+            Box::new(BoardOracle::new(pos, self.params.ordering))
         }
     }
 

@@ -1,20 +1,20 @@
 //! What the solver knows about a position besides its proof numbers:
 //! whether it is already decided, which moves need searching and in what
-//! order. Two implementations:
+//! order. Three implementations, named by what they know:
 //!
-//! - [`Plain`]: the board alone. A side that can join its edges with one
+//! - [`BoardOracle`]: the board alone. A side that can join its edges with one
 //!   stone wins; a side facing two such threats loses; facing one it must
 //!   block. Cells cut off from one of the mover's edges *and* one of the
 //!   opponent's are dead and skipped. Always correct, but blind to bridges.
-//! - [`Fast`] (the default): the solver's own bitboard H-search
+//! - [`HsearchOracle`] (the default): the solver's own bitboard H-search
 //!   ([`super::vc`]): connection-decided positions and the mustplay, after
 //!   the fill-in and pruning of [`super::ice`]; expansions and fill-ins
 //!   are cached per position.
-//! - [`Informed`]: the knowledge module's virtual connections (decided
+//! - [`KnowledgeOracle`]: the knowledge module's virtual connections (decided
 //!   positions, mustplay) and, optionally, its inferior cell analysis
 //!   (fill-in to a fixpoint, dominated and vulnerable cells pruned).
 //!
-//! Both order moves the same way (see [`order`]).
+//! All order moves the same way (see [`order`]).
 
 use std::collections::HashMap;
 
@@ -150,15 +150,15 @@ pub fn order(
 }
 
 /// The board alone (see the module notes).
-pub struct Plain {
+pub struct BoardOracle {
     pos: Position,
     eval: Box<dyn Evaluator>,
     values: Box<CellValues>,
 }
 
-impl Plain {
-    pub fn new(pos: &Position, eval: EvalKind) -> Plain {
-        Plain {
+impl BoardOracle {
+    pub fn new(pos: &Position, eval: EvalKind) -> BoardOracle {
+        BoardOracle {
             pos: pos.clone(),
             eval: eval.build(),
             values: Box::new([0; crate::board::MAX_CELLS]),
@@ -166,7 +166,7 @@ impl Plain {
     }
 }
 
-impl Oracle for Plain {
+impl Oracle for BoardOracle {
     fn position(&self) -> &Position {
         &self.pos
     }
@@ -216,7 +216,7 @@ impl Oracle for Plain {
 }
 
 /// The knowledge module's connections and inferior cells.
-pub struct Informed {
+pub struct KnowledgeOracle {
     k: Knowledge,
     /// Also fill in and prune inferior cells. Off by default: when this
     /// was written the knowledge module's fill-in still changed winners
@@ -226,9 +226,9 @@ pub struct Informed {
     values: Box<CellValues>,
 }
 
-impl Informed {
-    pub fn new(pos: &Position, eval: EvalKind, ice: bool) -> Informed {
-        Informed {
+impl KnowledgeOracle {
+    pub fn new(pos: &Position, eval: EvalKind, ice: bool) -> KnowledgeOracle {
+        KnowledgeOracle {
             k: Knowledge::new(pos),
             ice,
             eval: eval.build(),
@@ -237,7 +237,7 @@ impl Informed {
     }
 }
 
-impl Oracle for Informed {
+impl Oracle for KnowledgeOracle {
     fn position(&self) -> &Position {
         self.k.position()
     }
@@ -297,7 +297,7 @@ impl Oracle for Informed {
 /// in their common cells. Dead cells and captured pairs are filled in
 /// first ([`ice::fill_in`]), and dominated and vulnerable moves are left
 /// out ([`ice::dominated`], [`ice::vulnerable`]).
-pub struct Fast {
+pub struct HsearchOracle {
     pos: Position,
     bits: Bits,
     hs: Hsearch,
@@ -419,7 +419,7 @@ enum Cached {
 /// Entries kept before the cache is emptied and started again.
 const CACHE_MAX: usize = 100_000;
 
-impl Fast {
+impl HsearchOracle {
     /// `None` when the board is too big for the bitboards.
     pub fn new(
         pos: &Position,
@@ -427,8 +427,8 @@ impl Fast {
         incremental: bool,
         vulnerable: bool,
         decompose: bool,
-    ) -> Option<Fast> {
-        Some(Fast {
+    ) -> Option<HsearchOracle> {
+        Some(HsearchOracle {
             incremental,
             vulnerable,
             decompose,
@@ -445,7 +445,7 @@ impl Fast {
     }
 }
 
-impl Oracle for Fast {
+impl Oracle for HsearchOracle {
     fn position(&self) -> &Position {
         &self.pos
     }
@@ -539,7 +539,7 @@ impl Oracle for Fast {
     }
 }
 
-impl Fast {
+impl HsearchOracle {
     /// Plays fill-in stones (Black, White); returns how many.
     fn play_filled(&mut self, add: [u128; 2]) -> usize {
         let mut n = 0;
@@ -657,7 +657,7 @@ impl Fast {
         info
     }
 
-    /// [`Fast::hsearch`], or its answer when the last run for `color` was
+    /// [`HsearchOracle::hsearch`], or its answer when the last run for `color` was
     /// the same (the fill-in's runs, which the expansion repeats).
     fn hsearch_again(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo {
         match self.recent[color.index()] {
