@@ -18,11 +18,13 @@ fn gui_inferior(pos: &Position, color: Color) -> String {
         &ferrohex::knowledge::inferior_cells(pos, color),
     )
 }
-use ferrohex::knowledge::verify::{is_full, is_semi};
+#[path = "common/verify.rs"]
+mod verify;
 use ferrohex::knowledge::{
     Endpoint, Knowledge, VcGraph, VcParams, analyze, connections, fill_in, templates,
 };
 use ferrohex::present::textboard::{Letters, parse_game};
+use verify::{is_full, is_semi};
 
 /// A position from a diagram (`B` black, `W` white, `.` empty; rows top
 /// first, indentation free).

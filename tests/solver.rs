@@ -6,7 +6,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use ferrohex::solver::SolverParams;
-use ferrohex::solver::bench::{parse_solve_file, run_cases};
+#[path = "common/solve_file.rs"]
+mod solve_file;
+use solve_file::{parse_solve_file, run_cases};
 
 fn env_params() -> SolverParams {
     let mut p = SolverParams::default();

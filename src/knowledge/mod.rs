@@ -19,7 +19,6 @@
 //!   which need the connections and so are filled after them;
 //! - [`resistance`]: resistance over the connection graph (score and
 //!   per-cell energy for move ordering);
-//! - [`verify`]: a brute-force checker of connections, for tests.
 
 pub mod circuit;
 pub mod decompose;
@@ -27,7 +26,6 @@ pub mod ice;
 pub mod resistance;
 pub mod templates;
 pub mod vc;
-pub mod verify;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -26,7 +26,6 @@
 //!
 //! [`swap`] holds the swap decision and the opening tables.
 
-pub mod bench;
 pub mod dfpn;
 pub mod ice;
 pub mod oracle;

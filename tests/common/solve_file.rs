@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::board::{Cell, Color, Geometry, Position};
+use ferrohex::board::{Cell, Color, Geometry, Position};
 
-use super::{SolveOutcome, Solver, SolverParams};
+use ferrohex::solver::{SolveOutcome, Solver, SolverParams};
 
 /// One case of a solve file: stones played, side to move, expected winner.
 #[derive(Clone, Debug)]

@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
-use crate::board::{CellSet, Color, Geometry, Position};
+use ferrohex::board::{CellSet, Color, Geometry, Position};
 
-use super::Endpoint;
+use ferrohex::knowledge::Endpoint;
 
 /// Whether `stones` join `a` and `b` (cell endpoints must be in `stones`).
 pub fn joined(g: &Geometry, stones: &CellSet, a: Endpoint, b: Endpoint) -> bool {
@@ -122,7 +122,7 @@ pub fn is_semi(
     color: Color,
     a: Endpoint,
     b: Endpoint,
-    key: crate::board::Cell,
+    key: ferrohex::board::Cell,
     carrier: &CellSet,
 ) -> bool {
     let Some(mut own) = setup(pos, color, a, b, carrier) else {
