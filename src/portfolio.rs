@@ -15,7 +15,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, CellSet, Color, Position};
-use crate::search::{Decision, SearchOutcome, SearchParams, SearchReport, Searcher, TimeControl};
+use crate::search::{
+    Decision, Request, SearchOutcome, SearchParams, SearchReport, Searcher, TimeControl,
+};
 use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
 use crate::timeman::{ANSWER_ROOM, FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SOLVER_GRACE};
 
@@ -410,9 +412,14 @@ impl Portfolio {
                             time_left: None,
                             stones_left: None,
                         };
-                        outcome = self.searcher.search_excluding(
-                            pos, color, &params, &again, interrupt, refuted, report,
-                        );
+                        let request = Request {
+                            pos,
+                            to_move: color,
+                            excluded: refuted,
+                        };
+                        outcome = self
+                            .searcher
+                            .search_excluding(request, &params, &again, interrupt, report);
                     }
                     Some(Verdict::Choice(m, SolveOutcome::Win(_))) => {
                         refuted.insert(m);

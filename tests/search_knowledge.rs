@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use ferrohex::board::{Color, Geometry, Position};
 use ferrohex::knowledge::{Knowledge, fill_in};
 use ferrohex::search::{
-    BENCH_POSITIONS, Decision, SearchOutcome, SearchParams, Searcher, TimeControl, bench_position,
+    BENCH_POSITIONS, Decision, Request, SearchOutcome, SearchParams, Searcher, TimeControl,
+    bench_position,
 };
 
 /// Timing of the knowledge's parts on the bench positions (not a test:
@@ -309,7 +310,12 @@ fn the_endgame_search_is_deterministic_and_leaves_out_excluded_moves() {
         ..TimeControl::default()
     };
     let excluded = [first].into_iter().collect();
-    let out = s.search_excluding(&p, Color::Black, &ps, &time, &stop, excluded, &mut |_| {});
+    let request = Request {
+        pos: &p,
+        to_move: Color::Black,
+        excluded,
+    };
+    let out = s.search_excluding(request, &ps, &time, &stop, &mut |_| {});
     assert_ne!(moved(&p, &out), p.geometry().name(first));
     assert_eq!(out.depth, 2);
 }

@@ -205,7 +205,7 @@ impl Dist01 {
     /// has already won, `None` when the opponent has cut it off.
     pub fn distance(&mut self, pos: &Position, color: Color) -> Option<u32> {
         let (from, to) = color.edges();
-        let d = self.run(pos, color, from, to, true, u16::MAX, None);
+        let d = self.run(pos, color, (from, to), None);
         (d != UNREACHABLE).then_some(d as u32)
     }
 
@@ -228,7 +228,7 @@ impl Dist01 {
             Edge::West => Edge::East,
             Edge::East => Edge::West,
         };
-        self.run(pos, color, edge, other, false, u16::MAX, Some(out));
+        self.run(pos, color, (edge, other), Some(out));
     }
 
     /// The empty cells where one more `color` stone joins its edges.
@@ -263,17 +263,17 @@ impl Dist01 {
         CellSet::from_words(&out)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The 0-1 distance from edge `from` to edge `to` for `color`; with
+    /// `out`, the expansion runs to the end and leaves each cell's
+    /// distance from `from` there, without it stops at `to`.
     fn run(
         &mut self,
         pos: &Position,
         color: Color,
-        from: Edge,
-        to: Edge,
-        stop_at_target: bool,
-        max_level: u16,
+        (from, to): (Edge, Edge),
         out: Option<&mut [u16; MAX_CELLS]>,
     ) -> u16 {
+        let stop_at_target = out.is_none();
         self.prepare(pos);
         let own = words_of(pos.stones(color));
         let opp = words_of(pos.stones(color.opponent()));
@@ -287,7 +287,7 @@ impl Dist01 {
             from: &self.masks.edges[from as usize],
             to: &self.masks.edges[to as usize],
             stop_at_target,
-            max_level,
+            max_level: u16::MAX,
             out,
         };
         dispatch(&self.masks, job, None)

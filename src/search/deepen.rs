@@ -4,19 +4,19 @@
 use super::*;
 
 impl Searcher {
-    #[allow(clippy::too_many_arguments)]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn search_ab(
         &mut self,
-        pos: &Position,
-        to_move: Color,
+        request: Request,
         params: &SearchParams,
-        start: Instant,
-        budget: Duration,
         stop: Stop,
-        excluded: CellSet,
+        (start, budget): (Instant, Duration),
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
+        let Request {
+            pos,
+            to_move,
+            excluded,
+        } = request;
         let (width, depth_cap) = match params.level {
             Level::Medium => (params.width, 3),
             Level::Max => (params.width.saturating_mul(2), u32::MAX),
@@ -163,10 +163,13 @@ impl Searcher {
             && params.level != Level::Medium
             && connsearch::fits(pos)
         {
-            let root = (pos, to_move);
-            if let Some(o) =
-                self.search_conn(root, &moves, stop, (start, budget), max_depth, report)
-            {
+            let root = ConnRoot {
+                pos,
+                me: to_move,
+                moves: &moves,
+                max_depth,
+            };
+            if let Some(o) = self.search_conn(root, stop, (start, budget), report) {
                 return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
             }
             return done(moves[0], 0, 0, 1, vec![moves[0]], moves.clone());
@@ -176,9 +179,13 @@ impl Searcher {
             && params.level != Level::Medium
             && let Some(know) = self.workers[0].know.take()
         {
-            let out = Self::search_vc(
-                know, to_move, &moves, stop, start, budget, max_depth, pos, report,
-            );
+            let root = ConnRoot {
+                pos,
+                me: to_move,
+                moves: &moves,
+                max_depth,
+            };
+            let out = Self::search_vc(know, root, stop, (start, budget), report);
             if let Some(o) = out {
                 return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
             }
@@ -261,13 +268,12 @@ impl Searcher {
     /// and kept for the root moves it finished.
     pub(super) fn search_conn(
         &mut self,
-        (pos, me): (&Position, Color),
-        moves: &[Cell],
+        root: ConnRoot,
         stop: Stop,
         (start, budget): (Instant, Duration),
-        max_depth: u32,
         report: &mut dyn FnMut(&SearchReport),
     ) -> Option<VcOutcome> {
+        let pos = root.pos;
         // The searchers (their H-search tables and connection stacks, some
         // MiB each) are kept from move to move while the board stays.
         let nthreads = self.threads.max(1);
@@ -278,12 +284,6 @@ impl Searcher {
             searchers.push(connsearch::ConnSearch::new(pos)?);
         }
         searchers.iter_mut().for_each(|s| s.reset());
-        let root = ConnRoot {
-            pos,
-            me,
-            moves,
-            max_depth,
-        };
         let out = self.search_conn_with(&mut searchers, root, stop, (start, budget), report);
         self.conn = searchers;
         out
@@ -378,18 +378,19 @@ impl Searcher {
     /// The endgame search ([`vcsearch`]) over the root `moves`, deepening
     /// while the next depth is predicted to fit in `budget`: the best
     /// move, score, depth, nodes and line of the last finished depth.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn search_vc(
         know: Knowledge,
-        me: Color,
-        moves: &[Cell],
+        root: ConnRoot,
         stop: Stop,
-        start: Instant,
-        budget: Duration,
-        max_depth: u32,
-        pos: &Position,
+        (start, budget): (Instant, Duration),
         report: &mut dyn FnMut(&SearchReport),
     ) -> Option<VcOutcome> {
+        let ConnRoot {
+            pos,
+            me,
+            moves,
+            max_depth,
+        } = root;
         let mut vs = vcsearch::VcSearch::new(know, stop, start + budget, VC_WIDTH);
         let mut order = vs.order(&moves.iter().copied().collect());
         if order.is_empty() {

@@ -144,6 +144,15 @@ pub struct SearchOutcome {
     pub ranked: Vec<Cell>,
 }
 
+/// What a search is asked: the position, the side to move and the root
+/// moves it must not answer.
+#[derive(Clone, Copy)]
+pub struct Request<'a> {
+    pub pos: &'a Position,
+    pub to_move: Color,
+    pub excluded: CellSet,
+}
+
 /// What the connection search is asked: the root, its moves (in order)
 /// and the deepest iteration.
 struct ConnRoot<'a> {
@@ -323,23 +332,26 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
-        self.search_excluding(pos, to_move, params, time, stop, CellSet::EMPTY, report)
+        let request = Request {
+            pos,
+            to_move,
+            excluded: CellSet::EMPTY,
+        };
+        self.search_excluding(request, params, time, stop, report)
     }
 
-    /// [`Searcher::search`] without the root moves in `excluded` (moves
-    /// the solver has proved to lose), unless that leaves none: the
-    /// answer is then the search's best among all.
-    #[allow(clippy::too_many_arguments)]
+    /// [`Searcher::search`] of `request.pos` without the root moves in
+    /// `request.excluded` (moves the solver has proved to lose), unless
+    /// that leaves none: the answer is then the search's best among all.
     pub fn search_excluding(
         &mut self,
-        pos: &Position,
-        to_move: Color,
+        request: Request,
         params: &SearchParams,
         time: &TimeControl,
         stop: &AtomicBool,
-        excluded: CellSet,
         report: &mut dyn FnMut(&SearchReport),
     ) -> SearchOutcome {
+        let (pos, to_move) = (request.pos, request.to_move);
         let start = Instant::now();
         if *params != self.params {
             self.set_params(params);
@@ -362,7 +374,7 @@ impl Searcher {
         match params.level {
             Level::Baseline => self.search_simple(pos, to_move, params, start, report),
             Level::Easy => self.search_easy(pos, to_move, params, start, report),
-            _ => self.search_ab(pos, to_move, params, start, budget, stop, excluded, report),
+            _ => self.search_ab(request, params, stop, (start, budget), report),
         }
     }
 }

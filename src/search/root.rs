@@ -264,7 +264,6 @@ impl Searcher {
     /// re-searched when they beat it. Returns each move's score (exact for
     /// the best, bounds for the others) and the best index, or `None` when
     /// aborted.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn root_iteration(
         workers: &mut [Worker],
         pool: Option<&rayon::ThreadPool>,
@@ -281,7 +280,7 @@ impl Searcher {
             let s = if w.pos.has_won(me) {
                 WIN - 1
             } else {
-                -w.negamax(sh, depth - 1, 1, -beta, -alpha, opp, ckn)
+                -w.negamax(sh, depth - 1, 1, (-beta, -alpha), opp, ckn)
             };
             w.unmake(ckn);
             s

@@ -288,15 +288,12 @@ fn excluded_root_moves_are_never_the_answer() {
     let search = |excluded: CellSet| {
         let time = TimeControl::default();
         let mut s = Searcher::new(&params);
-        s.search_excluding(
-            &p,
-            Color::White,
-            &params,
-            &time,
-            &stop,
+        let request = Request {
+            pos: &p,
+            to_move: Color::White,
             excluded,
-            &mut |_| {},
-        )
+        };
+        s.search_excluding(request, &params, &time, &stop, &mut |_| {})
     };
     // Excluding the answer, then each next answer in turn, as the
     // solver refutes one choice after another: never an excluded move,

@@ -303,16 +303,15 @@ impl Worker {
         }
     }
 
-    /// Negamax alpha-beta with PVS. `me` is to move, `ply` plies from root;
-    /// `kn`: the worker's knowledge describes this node.
-    #[allow(clippy::too_many_arguments)]
+    /// Negamax alpha-beta with PVS over the window `(alpha, beta)`. `me`
+    /// is to move, `ply` plies from root; `kn`: the worker's knowledge
+    /// describes this node.
     pub fn negamax(
         &mut self,
         sh: &Shared,
         depth: u32,
         ply: usize,
-        mut alpha: i32,
-        beta: i32,
+        (mut alpha, beta): (i32, i32),
         me: Color,
         kn: bool,
     ) -> i32 {
@@ -370,7 +369,7 @@ impl Worker {
             // A forced block is searched without spending depth.
             let ckn = self.child_knows(sh, kn, ply, c);
             self.make(me, c, ckn);
-            best = -self.negamax(sh, depth, ply + 1, -beta, -alpha, opp, ckn);
+            best = -self.negamax(sh, depth, ply + 1, (-beta, -alpha), opp, ckn);
             self.unmake(ckn);
             best_move = Some(c);
         } else {
@@ -384,13 +383,13 @@ impl Worker {
                 self.make(me, c, ckn);
                 let mut s;
                 if i == 0 {
-                    s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp, ckn);
+                    s = -self.negamax(sh, depth - 1, ply + 1, (-beta, -alpha), opp, ckn);
                 } else {
                     // (Late-move reductions were tried: 9-21 against this
                     // in 30 games on 9x9 at 0.3 s a move. Not used.)
-                    s = -self.negamax(sh, depth - 1, ply + 1, -alpha - 1, -alpha, opp, ckn);
+                    s = -self.negamax(sh, depth - 1, ply + 1, (-alpha - 1, -alpha), opp, ckn);
                     if s > alpha && s < beta && !sh.aborted() {
-                        s = -self.negamax(sh, depth - 1, ply + 1, -beta, -alpha, opp, ckn);
+                        s = -self.negamax(sh, depth - 1, ply + 1, (-beta, -alpha), opp, ckn);
                     }
                 }
                 self.unmake(ckn);

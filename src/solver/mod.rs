@@ -303,7 +303,12 @@ impl Solver {
         };
         let mut oracle = self.oracle(pos);
         // The root's moves, for progress reports.
-        let (root_hash, root_moves) = root_moves(oracle.as_mut(), to_move);
+        let (hash, moves) = root_moves(oracle.as_mut(), to_move);
+        let root = Root {
+            to_move,
+            hash,
+            moves: &moves,
+        };
         let interval = self.params.progress_interval;
         let mut last_report = Instant::now();
         let base_nodes = self.stats.nodes;
@@ -313,16 +318,8 @@ impl Solver {
         let mut tick = |table: &Table, nodes: u64| {
             if last_report.elapsed() >= interval {
                 last_report = Instant::now();
-                progress(&snapshot(
-                    table,
-                    pv_oracle.as_mut(),
-                    to_move,
-                    root_hash,
-                    &root_moves,
-                    base_nodes + nodes,
-                    start.elapsed(),
-                    false,
-                ));
+                let counts = (base_nodes + nodes, start.elapsed());
+                progress(&snapshot(table, pv_oracle.as_mut(), &root, counts, false));
             }
         };
         let settings = self.settings();
@@ -342,16 +339,8 @@ impl Solver {
         let nodes = search.nodes;
         self.stats.nodes += nodes;
         if report_end {
-            progress(&snapshot(
-                &self.table,
-                oracle.as_mut(),
-                to_move,
-                root_hash,
-                &root_moves,
-                self.stats.nodes,
-                start.elapsed(),
-                true,
-            ));
+            let counts = (self.stats.nodes, start.elapsed());
+            progress(&snapshot(&self.table, oracle.as_mut(), &root, counts, true));
         }
         match result {
             Some(true) => SolveOutcome::Win(to_move),
@@ -434,18 +423,28 @@ fn root_moves(oracle: &mut dyn Oracle, to_move: Color) -> (u64, Vec<Cell>) {
     (hash, moves)
 }
 
-/// The progress report from the table's current contents.
-#[allow(clippy::too_many_arguments)]
+/// A solve's root, as its progress reports see it.
+struct Root<'a> {
+    to_move: Color,
+    /// The root's hash after its fill-in.
+    hash: u64,
+    moves: &'a [Cell],
+}
+
+/// The progress report from the table's current contents, after `nodes`
+/// in `elapsed`; `done` for the last one.
 fn snapshot(
     table: &Table,
     oracle: &mut dyn Oracle,
-    to_move: Color,
-    root_hash: u64,
-    root_moves: &[Cell],
-    nodes: u64,
-    elapsed: Duration,
+    root: &Root,
+    (nodes, elapsed): (u64, Duration),
     done: bool,
 ) -> Progress {
+    let Root {
+        to_move,
+        hash: root_hash,
+        moves: root_moves,
+    } = *root;
     let children = root_moves
         .iter()
         .map(|&c| {

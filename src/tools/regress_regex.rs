@@ -28,12 +28,17 @@ enum Node {
     WordBoundary(bool),
     Concat(Vec<Node>),
     Alt(Vec<Node>),
-    Repeat {
-        node: Box<Node>,
-        min: usize,
-        max: Option<usize>,
-        greedy: bool,
-    },
+    Repeat(Repeat),
+}
+
+/// A quantified node: `min` to `max` (no limit when `None`) times, as
+/// many as possible first when `greedy`.
+#[derive(Clone, Debug)]
+struct Repeat {
+    node: Box<Node>,
+    min: usize,
+    max: Option<usize>,
+    greedy: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -144,12 +149,12 @@ impl Parser<'_> {
             if greedy {
                 self.eat('+');
             }
-            node = Node::Repeat {
+            node = Node::Repeat(Repeat {
                 node: Box::new(node),
                 min,
                 max,
                 greedy,
-            };
+            });
             // As in Java, a quantifier cannot follow another (`a**`,
             // `a+?+*`): stacked ones would nest repeats whose matching
             // takes exponential time.
@@ -393,12 +398,13 @@ fn m(node: &Node, s: &[char], i: usize, k: &mut Cont) -> bool {
         }
         Node::Concat(items) => seq(items, s, i, k),
         Node::Alt(branches) => branches.iter().any(|b| m(b, s, i, k)),
-        Node::Repeat {
-            node,
-            min,
-            max,
-            greedy,
-        } => {
+        Node::Repeat(r) => {
+            let Repeat {
+                node,
+                min,
+                max,
+                greedy,
+            } = r;
             if single(node, s, i).is_some() {
                 // One character at a time: count the run, then try the ends
                 // without recursion.
@@ -416,7 +422,7 @@ fn m(node: &Node, s: &[char], i: usize, k: &mut Cont) -> bool {
                     (*min..=run).any(|n| k(i + n))
                 }
             } else {
-                repeat(node, *min, *max, *greedy, 0, s, i, k)
+                repeat(r, 0, s, i, k)
             }
         }
         Node::Char(_) | Node::Any | Node::Class(_) => unreachable!("handled by single"),
@@ -430,35 +436,18 @@ fn seq(items: &[Node], s: &[char], i: usize, k: &mut Cont) -> bool {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn repeat(
-    node: &Node,
-    min: usize,
-    max: Option<usize>,
-    greedy: bool,
-    count: usize,
-    s: &[char],
-    i: usize,
-    k: &mut Cont,
-) -> bool {
-    if count < min {
-        return m(node, s, i, &mut |j| {
-            repeat(node, min, max, greedy, count + 1, s, j, k)
-        });
+/// `r` matched `count` times so far, the text at `i`.
+fn repeat(r: &Repeat, count: usize, s: &[char], i: usize, k: &mut Cont) -> bool {
+    let node = &*r.node;
+    if count < r.min {
+        return m(node, s, i, &mut |j| repeat(r, count + 1, s, j, k));
     }
-    let may_continue = max.is_none_or(|mx| count < mx);
-    if greedy {
+    let may_continue = r.max.is_none_or(|mx| count < mx);
+    if r.greedy {
         // An iteration that matches nothing cannot lead anywhere new.
-        (may_continue
-            && m(node, s, i, &mut |j| {
-                j != i && repeat(node, min, max, greedy, count + 1, s, j, k)
-            }))
-            || k(i)
+        (may_continue && m(node, s, i, &mut |j| j != i && repeat(r, count + 1, s, j, k))) || k(i)
     } else {
-        k(i) || (may_continue
-            && m(node, s, i, &mut |j| {
-                j != i && repeat(node, min, max, greedy, count + 1, s, j, k)
-            }))
+        k(i) || (may_continue && m(node, s, i, &mut |j| j != i && repeat(r, count + 1, s, j, k)))
     }
 }
 

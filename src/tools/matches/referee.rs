@@ -166,15 +166,17 @@ pub fn play_game(
     }
     let mut game = Game::new(rules.width, rules.height)?;
     game.allow_swap = rules.allow_swap;
-    let mut times = [MoveTimes::default(); 2];
-    let mut moves = Vec::new();
+    let mut track = Track {
+        game,
+        times: [MoveTimes::default(); 2],
+        moves: Vec::new(),
+    };
     let engine_of = |color: Color| match color {
         Color::Black => spec.black,
         Color::White => 1 - spec.black,
     };
-    let result = run(
-        engines, names, spec, rules, &mut game, &mut times, &mut moves, engine_of,
-    )?;
+    let result = run(engines, names, spec, rules, &mut track, engine_of)?;
+    let Track { game, times, moves } = track;
     let (winner, reason, detail) = match result {
         Ok(()) => {
             let color = game.winner().expect("a finished game has a winner");
@@ -200,19 +202,25 @@ pub fn play_game(
     })
 }
 
+/// What a game leaves behind as it is played: the referee's own board,
+/// each side's move times, the moves as the engines wrote them.
+struct Track {
+    game: Game,
+    times: [MoveTimes; 2],
+    moves: Vec<(Color, String)>,
+}
+
 /// The game itself: `Ok(Ok(()))` when a side has connected, `Ok(Err(loss))`
 /// when it ended otherwise.
-#[allow(clippy::too_many_arguments)]
 fn run(
     engines: &mut [Engine; 2],
     names: &[String; 2],
     spec: &GameSpec,
     rules: &Rules,
-    game: &mut Game,
-    times: &mut [MoveTimes; 2],
-    moves: &mut Vec<(Color, String)>,
+    track: &mut Track,
     engine_of: impl Fn(Color) -> usize,
 ) -> Result<Result<(), Loss>, String> {
+    let Track { game, times, moves } = track;
     let control = rules.control_limit();
     // New game on both engines.
     let mut start = vec![rules.boardsize_command(), "clear_board".to_string()];
