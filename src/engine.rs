@@ -226,8 +226,12 @@ impl Engine {
                 Choice::Cell(cell)
             }
         };
+        let what = match choice {
+            Choice::Cell(c) => self.game.geometry().name(c),
+            other => format!("{other:?}"),
+        };
         log::info!(
-            "genmove {color}: {choice:?} (depth {}, score {}, {} nodes, {:.2} s)",
+            "genmove {color}: {what} (depth {}, score {}, {} nodes, {:.2} s)",
             outcome.depth,
             outcome.score,
             outcome.nodes,
