@@ -3,7 +3,7 @@
 //! game's showboard picture reads back to the same position.
 #![no_main]
 
-use ferrohex::textboard::{Letters, parse, parse_game};
+use ferrohex::present::textboard::{Letters, parse, parse_game};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
             Ok(diagram) => {
                 let _ = diagram.winner();
                 if let Ok(game) = parse_game(&text, letters) {
-                    let picture = ferrohex::diagram::showboard(&game);
+                    let picture = ferrohex::present::diagram::showboard(&game);
                     let again = parse_game(&picture, letters).expect("showboard reads back");
                     assert_eq!(again.position(), game.position());
                 }
