@@ -455,7 +455,7 @@ fn a_single_threat_gives_a_one_cell_mustplay() {
     // White's mustplay is Black's one semi: d3 and its two edge bridges.
     assert_eq!(k.mustplay(Color::White), set(&p, "d1 e1 d3 c5 d5"));
     assert_eq!(
-        overlay::names(k.geometry(), &k.mustplay(Color::Black), " "),
+        ferrohex::htp::answer::cells(k.geometry(), k.mustplay(Color::Black).iter()),
         "d3"
     );
     for c in Color::BOTH {

@@ -4,8 +4,7 @@
 //! A command shown without an answer is set-up: it must succeed. In an
 //! answer, `...` stands for any text (a machine's memory, a long list).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// One command of an example and the answer the document shows (`None`
 /// when it shows none).
@@ -93,36 +92,15 @@ fn tidy(text: &str) -> String {
         .to_string()
 }
 
-/// The answers of a fresh engine to `commands`, in order.
+/// The answers of a fresh engine (default settings, one search thread) to
+/// `commands`, in order.
 fn run(commands: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrohex"))
-        .args(["--threads", "1"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("ferrohex runs");
     let mut input = commands.join("\n");
     input.push('\n');
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    // Every example is quick; one that is not would hang the test.
-    let pid = child.id();
-    let watchdog = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_secs(60));
-        let _ = Command::new("kill").arg(pid.to_string()).status();
-    });
-    let out = child.wait_with_output().unwrap();
-    drop(watchdog);
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .split_terminator("\n\n")
-        .map(tidy)
+    let out = common::run_with(&["--threads", "1"], input.as_bytes());
+    common::answers(&out.stdout)
+        .iter()
+        .map(|a| tidy(a))
         .collect()
 }
 

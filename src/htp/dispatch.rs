@@ -72,7 +72,7 @@ pub fn execute(
         }
         Command::Play(color, mv) => done(engine.play(*color, *mv)),
         Command::GenMove { color, play } => {
-            let g = engine.game().geometry().clone();
+            let g = engine.game().position().shared_geometry().clone();
             engine
                 .genmove(*color, *play, observers.search)
                 .map(|r| answer::choice(&g, r.choice))
@@ -135,7 +135,7 @@ pub fn execute(
             .map(|cells| overlay::inferior(g(engine), &cells)),
         Command::VcMustplay(color) => engine
             .mustplay(*color)
-            .map(|set| overlay::names(g(engine), &set, " ")),
+            .map(|set| answer::cells(g(engine), set.iter())),
         Command::VcBetween {
             color,
             from,

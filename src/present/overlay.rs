@@ -1,12 +1,11 @@
 //! HexGui's analysis answers: the `vc-build COLOR` board overlay (`CELL
-//! CODE` pairs), connection lists in HexGui's VC-list form and cell lists
-//! (the mustplay).
+//! CODE` pairs) and connection lists in HexGui's VC-list form.
 
 use crate::board::{Cell, CellSet, Color, Geometry};
 use crate::knowledge::{Endpoint, Inferiority, Semi};
 
 /// Cell names separated by `sep`, in index order.
-pub fn names(g: &Geometry, set: &CellSet, sep: &str) -> String {
+fn names(g: &Geometry, set: &CellSet, sep: &str) -> String {
     set.iter().map(|c| g.name(c)).collect::<Vec<_>>().join(sep)
 }
 
