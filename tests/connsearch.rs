@@ -8,7 +8,8 @@ use std::collections::HashMap;
 
 use common::{Rng, brute_memo, random_position};
 use ferrohex::board::{Color, Position};
-use ferrohex::search::connsearch::{ConnSearch, fixed_depth};
+use ferrohex::board::Wide;
+use ferrohex::search::connsearch::{ConnSearch, fixed_depth, fixed_depth_on};
 use ferrohex::search::{WIN, score_is_loss, score_is_win};
 
 fn play(size: usize, moves: &str) -> (Position, Color) {
@@ -66,12 +67,46 @@ fn fixed_search_is_deterministic() {
 
 const CONN_SIGNATURE: u64 = 1926;
 
+/// The bitboard types of the bigger boards search as the one of 11x11
+/// does: the same move, score and node count on the same positions.
+#[test]
+fn wide_bitboards_search_as_narrow_ones() {
+    let mut rng = Rng(0x3a1d_e5e1);
+    for (size, moves) in [(11, "f6 e7 d9"), (9, "e5 d6"), (7, "d4")] {
+        let (pos, me) = play(size, moves);
+        let narrow = fixed_depth_on::<u128>(&pos, me, 2);
+        assert!(narrow.is_some(), "{size}x{size} {moves}");
+        assert_eq!(narrow, fixed_depth_on::<Wide<3>>(&pos, me, 2), "{size}x{size} {moves}");
+        assert_eq!(narrow, fixed_depth_on::<Wide<4>>(&pos, me, 2), "{size}x{size} {moves}");
+    }
+    for _ in 0..40 {
+        let stones = 8 + rng.below(8);
+        let (pos, me) = random_position(&mut rng, 5, stones);
+        let narrow = fixed_depth_on::<u128>(&pos, me, 3);
+        assert_eq!(narrow, fixed_depth_on::<Wide<3>>(&pos, me, 3), "\n{pos:?}");
+    }
+}
+
+/// 13x13 and 15x15 have the connection search too, deterministic with one
+/// thread; 16x16 (256 cells) is past its bitboards.
+#[test]
+fn big_boards_have_the_connection_search() {
+    for (size, moves) in [(13, "g7 f8"), (15, "h8")] {
+        let (pos, me) = play(size, moves);
+        let a = fixed_depth(&pos, me, 2).expect("undecided");
+        assert!(pos.is_empty(a.0));
+        assert_eq!(Some(a), fixed_depth(&pos, me, 2));
+    }
+    let (pos, me) = play(16, "h8");
+    assert_eq!(fixed_depth(&pos, me, 1), None);
+}
+
 /// The evaluation is symmetric on the empty board and favours the side
 /// with a stone in the centre.
 #[test]
 fn evaluation_reads_the_board() {
     let (empty, _) = play(7, "");
-    let mut s = ConnSearch::new(&empty).expect("7x7 fits");
+    let mut s = ConnSearch::<u128>::new(&empty).expect("7x7 fits");
     assert_eq!(s.evaluate(&empty, Color::Black), Ok(0));
     let (pos, me) = play(7, "d4");
     let score = s.evaluate(&pos, me).expect("undecided");
@@ -82,6 +117,6 @@ fn evaluation_reads_the_board() {
     assert_eq!(s_for(&pos).evaluate(&pos, me), Err(Color::Black));
 }
 
-fn s_for(pos: &Position) -> ConnSearch {
+fn s_for(pos: &Position) -> ConnSearch<u128> {
     ConnSearch::new(pos).expect("fits")
 }

@@ -223,7 +223,7 @@ fn solver_fill_in_keeps_the_winner() {
         let (mut pos, to_move) = random_position(&mut rng, size, n - empties);
         let bits = vc::Bits::new(pos.geometry()).unwrap();
         for dead_color in Color::BOTH {
-            let mut st = vc::stones(&pos);
+            let mut st: [u128; 2] = vc::stones(&pos);
             let fill = ice::fill_in(&bits, &mut st, dead_color);
             let mut filled = pos.clone();
             for color in Color::BOTH {
@@ -653,7 +653,7 @@ fn vulnerable_cell_is_pruned_with_its_killer() {
     .clone();
     let g = p.geometry().clone();
     let bits = vc::Bits::new(&g).unwrap();
-    let st = vc::stones(&p);
+    let st: [u128; 2] = vc::stones(&p);
     let empty = bits.all & !st[0] & !st[1];
     let c3 = 1u128 << g.parse_cell("c3").unwrap().index();
     let names = |b: u128| vc::cells(b).map(|x| g.name(x)).collect::<Vec<_>>();
@@ -687,7 +687,7 @@ fn vulnerable_pruning_keeps_a_winning_move() {
         let empties = 4 + rng.below(if size == 5 { 8 } else { n - 5 });
         let (mut pos, to_move) = random_position(&mut rng, size, n - empties);
         let bits = vc::Bits::new(pos.geometry()).unwrap();
-        let st = vc::stones(&pos);
+        let st: [u128; 2] = vc::stones(&pos);
         let empty = bits.all & !st[0] & !st[1];
         for tm in [to_move, to_move.opponent()] {
             let (pruned, killers) = ice::vulnerable(&bits, st, tm, empty, 0, 0);
@@ -730,7 +730,7 @@ fn solver_finds_the_fenced_corner() {
         let p = common::diagram(text);
         let g = p.geometry().clone();
         let bits = vc::Bits::new(&g).unwrap();
-        let st = vc::stones(&p);
+        let st: [u128; 2] = vc::stones(&p);
         let mut hs = vc::Hsearch::new();
         hs.run_seeded(&bits, st, color, vc::Goal::Closure, None);
         hs.decomposition(&bits, st, color)

@@ -6,11 +6,13 @@
 //! half a cell further right than the one above. Black moves first and joins
 //! the top and bottom rows; White joins the left and right columns.
 
+mod bitboard;
 mod cellset;
 mod geometry;
 mod position;
 mod zobrist;
 
+pub use bitboard::{Bitboard, Ones, Wide};
 pub use cellset::CellSet;
 pub use geometry::{Cell, Edge, Geometry, MAX_CELLS, MAX_SIZE};
 pub use position::Position;

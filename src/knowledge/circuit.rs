@@ -7,24 +7,25 @@
 //! The second edge is grounded and unit current enters at the first, so
 //! the first edge's voltage is the resistance; the reduced Laplacian is
 //! symmetric positive definite and solved by a dense Cholesky
-//! factorisation (at most 127 unknowns). Nodes not linked to both edges
+//! factorisation (at most one unknown a node). Nodes not linked to both edges
 //! are left out (they would make the matrix singular). The current
 //! through each empty cell (its energy) orders moves.
 
+use crate::board::Bitboard;
 use crate::solver::vc::{Hsearch, bit};
 
 /// Reusable buffers for one circuit solve at a time.
-pub struct Circuit {
+pub struct Circuit<B: Bitboard> {
     links: Vec<(u8, u8, f64)>,
-    adj: [u128; 128],
-    index: [u8; 128],
+    adj: Vec<B>,
+    index: Vec<u8>,
     lap: Vec<f64>,
     /// Per unknown: the first column of its row in the factor's envelope.
     first: Vec<usize>,
     rhs: Vec<f64>,
 }
 
-impl Default for Circuit {
+impl<B: Bitboard> Default for Circuit<B> {
     fn default() -> Self {
         Circuit::new()
     }
@@ -40,19 +41,19 @@ const EMPTY_TO_EMPTY: f64 = 1.0;
 /// resistance uses).
 const STONE_TO_EMPTY: f64 = 2.0;
 
-impl Circuit {
+impl<B: Bitboard> Circuit<B> {
     /// The nodes of `hs`'s last run (of `m`) that are empty cells.
-    fn cell_nodes(&self, hs: &Hsearch, m: usize) -> u128 {
+    fn cell_nodes(&self, hs: &Hsearch<B>, m: usize) -> B {
         (0..m)
             .filter(|&x| hs.node_cell(x).is_some())
-            .fold(0, |acc, x| acc | bit(x))
+            .fold(B::ZERO, |acc, x| acc | bit(x))
     }
 
-    pub fn new() -> Circuit {
+    pub fn new() -> Circuit<B> {
         Circuit {
             links: Vec::with_capacity(4096),
-            adj: [0; 128],
-            index: [NONE; 128],
+            adj: vec![B::ZERO; B::BITS],
+            index: vec![NONE; B::BITS],
             lap: Vec::new(),
             first: Vec::new(),
             rhs: Vec::new(),
@@ -62,13 +63,13 @@ impl Circuit {
     /// The resistance between the edges of the graph `hs` found last
     /// (`f64::INFINITY` when they are not linked), adding each empty
     /// cell's energy into `energy` (indexed by cell).
-    pub fn solve(&mut self, hs: &Hsearch, energy: &mut [f64; 128]) -> f64 {
+    pub fn solve(&mut self, hs: &Hsearch<B>, energy: &mut [f64]) -> f64 {
         let m = hs.graph_nodes();
         if m < 2 {
             return f64::INFINITY;
         }
         self.links.clear();
-        self.adj[..m].fill(0);
+        self.adj[..m].fill(B::ZERO);
         let links = &mut self.links;
         let adj = &mut self.adj;
         hs.for_each_link(|a, b| {
@@ -82,14 +83,11 @@ impl Circuit {
             adj[b] |= bit(a);
         });
         let flood = |from: usize| {
-            let mut seen = bit(from);
+            let mut seen = bit::<B>(from);
             let mut frontier = seen;
-            while frontier != 0 {
-                let mut next = 0;
-                let mut f = frontier;
-                while f != 0 {
-                    let x = f.trailing_zeros() as usize;
-                    f &= f - 1;
+            while frontier.any() {
+                let mut next = B::ZERO;
+                for x in frontier.ones() {
                     next |= adj[x];
                 }
                 frontier = next & !seen;
@@ -99,10 +97,10 @@ impl Circuit {
         };
         let (src, sink) = (0usize, 1usize);
         let from_src = flood(src);
-        if from_src & bit(sink) == 0 {
+        if !from_src.has(sink) {
             return f64::INFINITY;
         }
-        let kept = from_src & flood(sink) & !bit(sink);
+        let kept = from_src & flood(sink) & !bit::<B>(sink);
         // Unknowns in an order that keeps the factor sparse: the empty
         // cells by cell index (their links span a few rows), then the
         // groups and the source edge, which link to cells all over the
@@ -112,13 +110,10 @@ impl Circuit {
         let mut u = 0usize;
         for set in [
             cells_first,
-            kept & !cells_first & !bit(src),
-            kept & bit(src),
+            kept & !cells_first & !bit::<B>(src),
+            kept & bit::<B>(src),
         ] {
-            let mut k = set;
-            while k != 0 {
-                let x = k.trailing_zeros() as usize;
-                k &= k - 1;
+            for x in set.ones() {
                 self.index[x] = u as u8;
                 u += 1;
             }

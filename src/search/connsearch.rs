@@ -1,6 +1,7 @@
 //! The connection search: alpha-beta with the Hex knowledge at every node,
 //! on the bitboard H-search and inferior-cell analysis the solver uses
-//! (boards of at most 128 cells).
+//! (boards of at most 252 cells, on the [`Bitboard`] type of their size:
+//! see [`Searchers`]).
 //!
 //! Each node:
 //! 1. fills in its dead and captured cells ([`ice::fill_in`]);
@@ -29,10 +30,10 @@ use std::time::Instant;
 use super::WIN;
 use super::tt::{Bound, Tt, TtEntry, side_key as tt_key, to_tt};
 use super::worker::INF;
-use crate::board::{Cell, Color, Position, zobrist_key};
+use crate::board::{Bitboard, Cell, Color, Geometry, Position, Wide, zobrist_key};
 use crate::knowledge::circuit::Circuit;
 use crate::solver::ice;
-use crate::solver::vc::{Bits, Closure, Goal, Hsearch, bit, cells, stones};
+use crate::solver::vc::{self, Bits, Closure, Goal, Hsearch, bit, cells, stones};
 
 /// The score's scale: `SCALE * ln(R_opp / R_own)`, clamped to
 /// `SCALE * CLAMP` (the two-distance and resistance evaluations' scale).
@@ -48,16 +49,16 @@ pub const MAX_LEVEL_WIDTHS: [usize; 4] = [32, 24, 20, 16];
 
 /// One searcher: its own H-search tables, circuit buffers and the
 /// connections of each ply of its current line.
-pub struct ConnSearch {
+pub struct ConnSearch<B: Bitboard> {
     /// The board's width and height.
     dims: (usize, usize),
-    bits: Bits,
-    hs: Hsearch,
-    circuit: Circuit,
+    bits: Bits<B>,
+    hs: Hsearch<B>,
+    circuit: Circuit<B>,
     /// Per ply: both colours' connections of the node there.
-    frames: Vec<[Closure; 2]>,
+    frames: Vec<[Closure<B>; 2]>,
     /// The root [`ConnSearch::root`] prepared last, filled in.
-    root: Option<Board>,
+    root: Option<Board<B>>,
     pub nodes: u64,
     aborted: bool,
 }
@@ -74,15 +75,15 @@ enum Analysis {
 /// A position on the search's line: the stones (Black, White), their
 /// hash and the side to move.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Board {
-    st: [u128; 2],
+struct Board<B> {
+    st: [B; 2],
     hash: u64,
     me: Color,
 }
 
-impl Board {
+impl<B: Bitboard> Board<B> {
     /// `pos` with `me` to move, its fill-in played.
-    fn filled(bits: &Bits, pos: &Position, me: Color) -> Board {
+    fn filled(bits: &Bits<B>, pos: &Position, me: Color) -> Board<B> {
         let mut b = Board {
             st: stones(pos),
             hash: pos.hash(),
@@ -94,7 +95,7 @@ impl Board {
 
     /// Plays the fill-in for the side to move (dead cells go to the
     /// opponent), keeping the hash up to date.
-    fn fill(&mut self, bits: &Bits) {
+    fn fill(&mut self, bits: &Bits<B>) {
         let f = ice::fill_in(bits, &mut self.st, self.me.opponent());
         for color in Color::BOTH {
             for c in cells(f.stones[color.index()]) {
@@ -104,7 +105,7 @@ impl Board {
     }
 
     /// The position after `me` plays `c`.
-    fn child(self, c: Cell) -> Board {
+    fn child(self, c: Cell) -> Board<B> {
         let mut st = self.st;
         st[self.me.index()] |= bit(c.index());
         Board {
@@ -139,14 +140,81 @@ pub struct Iteration {
     pub complete: bool,
 }
 
-/// Whether a board fits the bitboards.
-pub fn fits(pos: &Position) -> bool {
-    Bits::new(pos.geometry()).is_some()
+/// The bitboard types, by the board sizes they serve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// At most 128 cells (up to 11x11): `u128`.
+    Narrow,
+    /// At most 192 cells (12x12, 13x13): three words.
+    Three,
+    /// At most 252 cells (14x14, 15x15): four words.
+    Four,
 }
 
-impl ConnSearch {
-    /// `None` when the board has more than 128 cells.
-    pub fn new(pos: &Position) -> Option<ConnSearch> {
+impl Width {
+    /// The narrowest type a board of `g`'s size fits; `None` above 252
+    /// cells.
+    pub fn of(g: &Geometry) -> Option<Width> {
+        if vc::fits::<u128>(g) {
+            Some(Width::Narrow)
+        } else if vc::fits::<Wide<3>>(g) {
+            Some(Width::Three)
+        } else if vc::fits::<Wide<4>>(g) {
+            Some(Width::Four)
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether a board fits the bitboards.
+pub fn fits(pos: &Position) -> bool {
+    Width::of(pos.geometry()).is_some()
+}
+
+/// The searchers of one search (one a thread), on the bitboard type of
+/// the board's size.
+pub enum Searchers {
+    Narrow(Vec<ConnSearch<u128>>),
+    Three(Vec<ConnSearch<Wide<3>>>),
+    Four(Vec<ConnSearch<Wide<4>>>),
+}
+
+impl Default for Searchers {
+    fn default() -> Self {
+        Searchers::Narrow(Vec::new())
+    }
+}
+
+impl Searchers {
+    /// `n` searchers for `pos`'s board, keeping those of `self` that are
+    /// for it (their tables are some MiB each), their counts reset.
+    /// `None` when the board does not fit.
+    pub fn for_board(self, pos: &Position, n: usize) -> Option<Searchers> {
+        fn keep<B: Bitboard>(mut v: Vec<ConnSearch<B>>, pos: &Position, n: usize) -> Option<Vec<ConnSearch<B>>> {
+            v.retain(|s| s.is_for(pos));
+            v.truncate(n);
+            while v.len() < n {
+                v.push(ConnSearch::new(pos)?);
+            }
+            v.iter_mut().for_each(|s| s.reset());
+            Some(v)
+        }
+        let width = Width::of(pos.geometry())?;
+        Some(match (width, self) {
+            (Width::Narrow, Searchers::Narrow(v)) => Searchers::Narrow(keep(v, pos, n)?),
+            (Width::Narrow, _) => Searchers::Narrow(keep(Vec::new(), pos, n)?),
+            (Width::Three, Searchers::Three(v)) => Searchers::Three(keep(v, pos, n)?),
+            (Width::Three, _) => Searchers::Three(keep(Vec::new(), pos, n)?),
+            (Width::Four, Searchers::Four(v)) => Searchers::Four(keep(v, pos, n)?),
+            (Width::Four, _) => Searchers::Four(keep(Vec::new(), pos, n)?),
+        })
+    }
+}
+
+impl<B: Bitboard> ConnSearch<B> {
+    /// `None` when the board does not fit `B` ([`vc::fits`]).
+    pub fn new(pos: &Position) -> Option<ConnSearch<B>> {
         let g = pos.geometry();
         Some(ConnSearch {
             dims: (g.width(), g.height()),
@@ -182,7 +250,7 @@ impl ConnSearch {
     /// moves to search and this node's connections kept for them.
     fn analyse(
         &mut self,
-        st: [u128; 2],
+        st: [B; 2],
         hash: u64,
         me: Color,
         ply: usize,
@@ -192,7 +260,7 @@ impl ConnSearch {
         let (before, rest) = self.frames.split_at_mut(ply);
         let parent = before.last();
         let here = &mut rest[0];
-        let mut energy = [0.0f64; 128];
+        let mut energy = [0.0f64; 256];
         let mut resistance = [0.0f64; 2];
         let opp = me.opponent();
         let empty = self.bits.all & !st[0] & !st[1];
@@ -208,7 +276,7 @@ impl ConnSearch {
             }
             if color == opp && info.semis > 0 {
                 must &= info.semi_cap;
-                if must == 0 {
+                if must.is_empty() {
                     return Analysis::Decided(opp);
                 }
             }
@@ -237,14 +305,10 @@ impl ConnSearch {
             return Analysis::Open(score, Vec::new());
         }
         let live = (self.bits.live(st, me) | self.bits.live(st, opp)) & must;
-        let chosen = if live != 0 {
-            live
-        } else {
-            must & must.wrapping_neg()
-        };
+        let chosen = if live.any() { live } else { must.lowest() };
         let dominated = ice::dominated(&self.bits, st, me, chosen);
         let kept = chosen & !dominated;
-        let chosen = if kept != 0 { kept } else { chosen };
+        let chosen = if kept.any() { kept } else { chosen };
         let mut moves: Vec<Cell> = cells(chosen).collect();
         moves.sort_by(|a, b| {
             energy[b.index()]
@@ -258,7 +322,7 @@ impl ConnSearch {
     fn negamax(
         &mut self,
         sh: &Shared,
-        board: Board,
+        board: Board<B>,
         depth: u32,
         ply: usize,
         mut alpha: i32,
@@ -353,7 +417,7 @@ impl ConnSearch {
         let Some(root) = self.root else {
             return -INF + 1;
         };
-        if (root.st[0] | root.st[1]) & bit(c.index()) != 0 {
+        if (root.st[0] | root.st[1]).has(c.index()) {
             // Filled in at the root (a dead cell, or a captured one the
             // mover owns already): never better than a move searched.
             return -INF + 1;
@@ -366,8 +430,8 @@ impl ConnSearch {
 /// searcher per thread (`searchers[0]` also searches the first move).
 /// `None` when the deadline or the stop came before the first move was
 /// done.
-pub fn iteration(
-    searchers: &mut [ConnSearch],
+pub fn iteration<B: Bitboard>(
+    searchers: &mut [ConnSearch<B>],
     pool: Option<&rayon::ThreadPool>,
     sh: &Shared,
     pos: &Position,
@@ -386,8 +450,8 @@ pub fn iteration(
         searchers,
         pool,
         moves.len(),
-        &|s: &mut ConnSearch, i, alpha, beta| s.root_child(sh, moves[i], depth, (alpha, beta)),
-        &|s: &ConnSearch| s.aborted,
+        &|s: &mut ConnSearch<B>, i, alpha, beta| s.root_child(sh, moves[i], depth, (alpha, beta)),
+        &|s: &ConnSearch<B>| s.aborted,
     )?;
     let (scores, idx) = (r.scores, r.best);
     let (score, complete) = (scores[idx], r.complete);
@@ -403,7 +467,7 @@ pub fn iteration(
     })
 }
 
-impl ConnSearch {
+impl<B: Bitboard> ConnSearch<B> {
     /// The leaf score of `pos` for `me` to move (after the fill-in), or
     /// the winner when the connections decide it.
     pub fn evaluate(&mut self, pos: &Position, me: Color) -> Result<i32, Color> {
@@ -420,7 +484,17 @@ impl ConnSearch {
 /// and the nodes searched. `None` when the connections decide the root or
 /// the board does not fit.
 pub fn fixed_depth(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, u64)> {
-    let mut s = vec![ConnSearch::new(pos)?];
+    match Width::of(pos.geometry())? {
+        Width::Narrow => fixed_depth_on::<u128>(pos, me, depth),
+        Width::Three => fixed_depth_on::<Wide<3>>(pos, me, depth),
+        Width::Four => fixed_depth_on::<Wide<4>>(pos, me, depth),
+    }
+}
+
+/// [`fixed_depth`] on the bitboard type `B` (`None` too when the board
+/// does not fit it).
+pub fn fixed_depth_on<B: Bitboard>(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, u64)> {
+    let mut s = vec![ConnSearch::<B>::new(pos)?];
     let moves = s[0].root(pos, me).ok()?;
     if moves.is_empty() {
         return None;
@@ -443,7 +517,7 @@ pub fn fixed_depth(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, 
     out.map(|(c, v)| (c, v, s[0].nodes))
 }
 
-impl ConnSearch {
+impl<B: Bitboard> ConnSearch<B> {
     /// The principal variation from the root of `pos` (`me` to move)
     /// through `first`: the table's best moves, at most `len` of them
     /// (fill-in stones are not part of it).
@@ -459,7 +533,7 @@ impl ConnSearch {
         let mut line = Vec::new();
         let mut mv = first;
         loop {
-            if (board.st[0] | board.st[1]) & bit(mv.index()) != 0 {
+            if (board.st[0] | board.st[1]).has(mv.index()) {
                 break;
             }
             board = board.child(mv);

@@ -2,6 +2,8 @@
 //! connection search's and the endgame search's.
 
 use super::*;
+use crate::board::Bitboard;
+use connsearch::Searchers;
 
 impl Searcher {
     pub(super) fn search_ab(
@@ -277,21 +279,20 @@ impl Searcher {
         // The searchers (their H-search tables and connection stacks, some
         // MiB each) are kept from move to move while the board stays.
         let nthreads = self.threads.max(1);
-        let mut searchers = std::mem::take(&mut self.conn);
-        searchers.retain(|s| s.is_for(pos));
-        searchers.truncate(nthreads);
-        while searchers.len() < nthreads {
-            searchers.push(connsearch::ConnSearch::new(pos)?);
-        }
-        searchers.iter_mut().for_each(|s| s.reset());
-        let out = self.search_conn_with(&mut searchers, root, stop, (start, budget), report);
+        let mut searchers = std::mem::take(&mut self.conn).for_board(pos, nthreads)?;
+        let clock = (start, budget);
+        let out = match &mut searchers {
+            Searchers::Narrow(v) => self.search_conn_with(v, root, stop, clock, report),
+            Searchers::Three(v) => self.search_conn_with(v, root, stop, clock, report),
+            Searchers::Four(v) => self.search_conn_with(v, root, stop, clock, report),
+        };
         self.conn = searchers;
         out
     }
 
-    pub(super) fn search_conn_with(
+    pub(super) fn search_conn_with<B: Bitboard>(
         &self,
-        searchers: &mut [connsearch::ConnSearch],
+        searchers: &mut [connsearch::ConnSearch<B>],
         root: ConnRoot,
         stop: Stop,
         (start, budget): (Instant, Duration),

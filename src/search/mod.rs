@@ -6,7 +6,7 @@
 //! reports go through the callback and the `log` crate (one info line per
 //! finished depth).
 //!
-//! On boards of at most 128 cells (up to 11x11), with the knowledge on
+//! On boards of at most 252 cells (up to 15x15), with the knowledge on
 //! and at levels hard and max, the root's knowledge (below) is followed by
 //! the connection search ([`connsearch`]): the Hex knowledge at every node
 //! from the first move, deepening to the end of the move's time. What
@@ -182,7 +182,7 @@ pub struct Searcher {
     conn_tt: Tt,
     /// The connection search's searchers, one per thread, for the board
     /// of the last search.
-    conn: Vec<connsearch::ConnSearch>,
+    conn: connsearch::Searchers,
     pool: Option<rayon::ThreadPool>,
     threads: usize,
     workers: Vec<Worker>,
@@ -231,7 +231,7 @@ impl Searcher {
             params: params.clone(),
             tt: Tt::new(params.tt_mb),
             conn_tt: Tt::new(CONN_TT_MB),
-            conn: Vec::new(),
+            conn: connsearch::Searchers::default(),
             pool: None,
             threads: 1,
             workers: Vec::new(),

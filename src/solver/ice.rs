@@ -25,33 +25,33 @@
 //! be in a proof; captured cells must (an opponent stone there breaks the
 //! pattern), and [`Filled::captured`] lists them.
 
-use crate::board::Color;
+use crate::board::{Bitboard, Color};
 
 use super::vc::{Bits, bit};
 
 /// What [`fill_in`] added.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Filled {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Filled<B> {
     /// New stones by colour (Black, White).
-    pub stones: [u128; 2],
+    pub stones: [B; 2],
     /// The captured cells among them (they belong to any proof).
-    pub captured: u128,
+    pub captured: B,
 }
 
 /// A usable neighbour: (cells, touches edge 1, touches edge 2, is an
 /// empty cell).
-type Node = (u128, bool, bool, bool);
+type Node<B> = (B, bool, bool, bool);
 
 /// The stones and edges of one side, for the local tests.
-struct Side {
-    own: u128,
-    opp: u128,
-    edge1: u128,
-    edge2: u128,
+struct Side<B> {
+    own: B,
+    opp: B,
+    edge1: B,
+    edge2: B,
 }
 
-impl Side {
-    fn new(bits: &Bits, st: [u128; 2], color: Color) -> Side {
+impl<B: Bitboard> Side<B> {
+    fn new(bits: &Bits<B>, st: [B; 2], color: Color) -> Side<B> {
         let (e1, e2) = color.edges();
         Side {
             own: st[color.index()],
@@ -64,30 +64,27 @@ impl Side {
     /// A node next to a cell that this side could use on a chain: its cells
     /// (empty cell or own group), which of its edges it touches, and
     /// whether it is an empty cell.
-    fn node(&self, cells: u128, is_cell: bool) -> Node {
+    fn node(&self, cells: B, is_cell: bool) -> Node<B> {
         (
             cells,
-            cells & self.edge1 != 0,
-            cells & self.edge2 != 0,
+            (cells & self.edge1).any(),
+            (cells & self.edge2).any(),
             is_cell,
         )
     }
 
     /// Whether every two of the side's usable neighbours of the empty cell
     /// `c` touch each other (or are the same group or edge).
-    fn useless(&self, bits: &Bits, c: usize) -> bool {
+    fn useless(&self, bits: &Bits<B>, c: usize) -> bool {
         let nb = bits.nbr(c) & !self.opp;
-        let mut nodes: [Node; 8] = [(0, false, false, false); 8];
+        let mut nodes: [Node<B>; 8] = [(B::ZERO, false, false, false); 8];
         let mut n = 0;
         // Empty neighbours. Most cells fail here already, on two empty
         // neighbours that do not touch (checked before any group flood).
         let empties = nb & !self.own;
-        let mut e = empties;
-        while e != 0 {
-            let i = e.trailing_zeros() as usize;
-            e &= e - 1;
-            let far = empties & !bits.nbr(i) & !bit(i);
-            if far != 0 && !self.edge_joined(bit(i), far) {
+        for i in (empties).ones() {
+            let far = empties & !bits.nbr(i) & !bit::<B>(i);
+            if far.any() && !self.edge_joined(bit(i), far) {
                 return false;
             }
             nodes[n] = self.node(bit(i), true);
@@ -95,19 +92,19 @@ impl Side {
         }
         // Own groups next to the cell, each once.
         let mut s = nb & self.own;
-        while s != 0 {
-            let g = bits.flood(s & s.wrapping_neg(), self.own);
+        while s.any() {
+            let g = bits.flood(s.lowest(), self.own);
             s &= !g;
             nodes[n] = self.node(g, false);
             n += 1;
         }
         // The side's edges the cell touches, as groups without stones.
-        if bit(c) & self.edge1 != 0 {
-            nodes[n] = (0, true, false, false);
+        if self.edge1.has(c) {
+            nodes[n] = (B::ZERO, true, false, false);
             n += 1;
         }
-        if bit(c) & self.edge2 != 0 {
-            nodes[n] = (0, false, true, false);
+        if self.edge2.has(c) {
+            nodes[n] = (B::ZERO, false, true, false);
             n += 1;
         }
         for i in 0..n {
@@ -122,13 +119,10 @@ impl Side {
 
     /// Whether the empty cell `a` shares one of the side's edges with
     /// every cell of `others`.
-    fn edge_joined(&self, a: u128, others: u128) -> bool {
-        let mut o = others;
-        while o != 0 {
-            let j = o & o.wrapping_neg();
-            o &= o - 1;
-            let shared = (a & self.edge1 != 0 && j & self.edge1 != 0)
-                || (a & self.edge2 != 0 && j & self.edge2 != 0);
+    fn edge_joined(&self, a: B, others: B) -> bool {
+        for j in others.ones() {
+            let shared = ((a & self.edge1).any() && self.edge1.has(j))
+                || ((a & self.edge2).any() && self.edge2.has(j));
             if !shared {
                 return false;
             }
@@ -136,7 +130,7 @@ impl Side {
         true
     }
 
-    fn touch(&self, bits: &Bits, a: Node, b: Node) -> bool {
+    fn touch(&self, bits: &Bits<B>, a: Node<B>, b: Node<B>) -> bool {
         let (ac, a1, a2, a_cell) = a;
         let (bc, b1, b2, b_cell) = b;
         // Sharing an edge: an empty cell on the edge touches it, and a
@@ -145,29 +139,29 @@ impl Side {
             return true;
         }
         match (a_cell, b_cell) {
-            (false, false) => ac != 0 && ac == bc,
-            (true, _) => bits.spread(ac) & bc != 0,
-            (false, true) => bits.spread(bc) & ac != 0,
+            (false, false) => ac.any() && ac == bc,
+            (true, _) => (bits.spread(ac) & bc).any(),
+            (false, true) => (bits.spread(bc) & ac).any(),
         }
     }
 }
 
 /// Whether `color` has joined its edges.
-fn joined(bits: &Bits, st: [u128; 2], color: Color) -> bool {
+fn joined<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color) -> bool {
     let own = st[color.index()];
     let (e1, e2) = color.edges();
-    bits.flood(bits.edge(e1) & own, own) & bits.edge(e2) != 0
+    (bits.flood(bits.edge(e1) & own, own) & bits.edge(e2)).any()
 }
 
 /// Whether the empty cell `c` is dead by the local test for either side.
-fn locally_dead(bits: &Bits, st: [u128; 2], c: usize) -> bool {
+fn locally_dead<B: Bitboard>(bits: &Bits<B>, st: [B; 2], c: usize) -> bool {
     Color::BOTH
         .iter()
         .any(|&x| Side::new(bits, st, x).useless(bits, c))
 }
 
 /// Whether `color` captures the empty neighbours `a` and `b`.
-fn captures(bits: &Bits, st: [u128; 2], color: Color, a: usize, b: usize) -> bool {
+fn captures<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, a: usize, b: usize) -> bool {
     let x = color.index();
     [(a, b), (b, a)].iter().all(|&(theirs, reply)| {
         // The opponent's stone at `theirs` must be dead once X has replied;
@@ -180,46 +174,42 @@ fn captures(bits: &Bits, st: [u128; 2], color: Color, a: usize, b: usize) -> boo
 
 /// Fills dead cells (with `dead_color`) and captured pairs (with their
 /// owner) into `st` until none is left or a side has joined its edges.
-pub fn fill_in(bits: &Bits, st: &mut [u128; 2], dead_color: Color) -> Filled {
-    let mut out = Filled::default();
+pub fn fill_in<B: Bitboard>(bits: &Bits<B>, st: &mut [B; 2], dead_color: Color) -> Filled<B> {
+    let mut out = Filled {
+        stones: [B::ZERO; 2],
+        captured: B::ZERO,
+    };
     loop {
         if joined(bits, *st, Color::Black) || joined(bits, *st, Color::White) {
             return out;
         }
         let empty = bits.all & !st[0] & !st[1];
-        if empty == 0 {
+        if empty.is_empty() {
             return out;
         }
         let both = bits.live(*st, Color::Black) & bits.live(*st, Color::White);
         let mut dead = empty & !both;
-        let mut e = empty & both;
-        while e != 0 {
-            let c = e.trailing_zeros() as usize;
-            e &= e - 1;
+        for c in (empty & both).ones() {
             if locally_dead(bits, *st, c) {
                 dead |= bit(c);
             }
         }
-        if dead != 0 {
+        if dead.any() {
             st[dead_color.index()] |= dead;
             out.stones[dead_color.index()] |= dead;
             continue;
         }
         let mut found = false;
-        let mut e = empty;
-        while e != 0 {
-            let a = e.trailing_zeros() as usize;
-            e &= e - 1;
-            if bit(a) & (st[0] | st[1]) != 0 {
+        for a in empty.ones() {
+            if (st[0] | st[1]).has(a) {
                 continue;
             }
-            let mut partners = bits.nbr(a) & e & !st[0] & !st[1];
-            while partners != 0 {
-                let b = partners.trailing_zeros() as usize;
-                partners &= partners - 1;
+            // Partners above `a` (the pairs below were tried from their
+            // lower cell), still empty.
+            for b in (bits.nbr(a) & empty & B::above(a) & !st[0] & !st[1]).ones() {
                 for color in Color::BOTH {
                     if captures(bits, *st, color, a, b) {
-                        let pair = bit(a) | bit(b);
+                        let pair = bit::<B>(a) | bit(b);
                         st[color.index()] |= pair;
                         out.stones[color.index()] |= pair;
                         out.captured |= pair;
@@ -227,7 +217,7 @@ pub fn fill_in(bits: &Bits, st: &mut [u128; 2], dead_color: Color) -> Filled {
                         break;
                     }
                 }
-                if bit(a) & (st[0] | st[1]) != 0 {
+                if (st[0] | st[1]).has(a) {
                     break;
                 }
             }
@@ -247,39 +237,28 @@ pub fn fill_in(bits: &Bits, st: &mut [u128; 2], dead_color: Color) -> Filled {
 ///
 /// The reasoning survives extra stones of either side anywhere (dead and
 /// captured stay so), so a proof of the position needs no cells for it.
-pub fn dominated(bits: &Bits, st: [u128; 2], color: Color, moves: u128) -> u128 {
+pub fn dominated<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, moves: B) -> B {
     let empty = bits.all & !st[0] & !st[1];
     let x = color.index();
-    let mut pruned = 0u128;
-    let mut ds = empty;
-    while ds != 0 {
-        let d = ds.trailing_zeros() as usize;
-        ds &= ds - 1;
-        if pruned & bit(d) != 0 {
+    let mut pruned = B::ZERO;
+    for d in empty.ones() {
+        if pruned.has(d) {
             continue;
         }
         let mut after = st;
         after[x] |= bit(d);
         let near = bits.nbr(d) & empty & moves & !pruned;
-        let mut cs = near;
-        while cs != 0 {
-            let c = cs.trailing_zeros() as usize;
-            cs &= cs - 1;
+        for c in near.ones() {
             if locally_dead(bits, after, c) {
                 pruned |= bit(c);
             }
         }
         // Pairs of d's empty neighbours captured by the move.
-        let mut cs = bits.nbr(d) & empty;
-        while cs != 0 {
-            let a = cs.trailing_zeros() as usize;
-            cs &= cs - 1;
-            let mut bs = bits.nbr(a) & cs;
-            while bs != 0 {
-                let b = bs.trailing_zeros() as usize;
-                bs &= bs - 1;
-                let pair = bit(a) | bit(b);
-                if pair & moves & !pruned != 0 && captures(bits, after, color, a, b) {
+        let around = bits.nbr(d) & empty;
+        for a in around.ones() {
+            for b in (bits.nbr(a) & around & B::above(a)).ones() {
+                let pair = bit::<B>(a) | bit(b);
+                if (pair & moves & !pruned).any() && captures(bits, after, color, a, b) {
                     pruned |= pair & moves;
                 }
             }
@@ -292,16 +271,16 @@ pub fn dominated(bits: &Bits, st: [u128; 2], color: Color, moves: u128) -> u128 
 /// `color`'s open cells (empty or its own): false when `y` is off
 /// `color`'s edges and its open neighbours are joined to each other
 /// through neighbours of `y`, so every path through `y` can go round it.
-fn may_cut(bits: &Bits, st: [u128; 2], color: Color, y: usize) -> bool {
+fn may_cut<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, y: usize) -> bool {
     let (e1, e2) = color.edges();
-    if bit(y) & (bits.edge(e1) | bits.edge(e2)) != 0 {
+    if (bits.edge(e1) | bits.edge(e2)).has(y) {
         return true;
     }
     let open = bits.nbr(y) & !st[color.opponent().index()];
-    if open == 0 {
+    if open.is_empty() {
         return false;
     }
-    bits.flood(open & open.wrapping_neg(), open) != open
+    bits.flood(open.lowest(), open) != open
 }
 
 /// Moves of `color` among `moves` that an opponent reply kills: `c` is
@@ -319,51 +298,46 @@ fn may_cut(bits: &Bits, st: [u128; 2], color: Color, y: usize) -> bool {
 /// Killers already pruned are never used (no cycles), and neither are the
 /// cells `already` pruned by another rule; a killer must be one of `moves`
 /// or one of the `losing` cells (known to lose, e.g. outside the mustplay).
-pub fn vulnerable(
-    bits: &Bits,
-    st: [u128; 2],
+pub fn vulnerable<B: Bitboard>(
+    bits: &Bits<B>,
+    st: [B; 2],
     color: Color,
-    moves: u128,
-    already: u128,
-    losing: u128,
-) -> (u128, u128) {
+    moves: B,
+    already: B,
+    losing: B,
+) -> (B, B) {
     let empty = bits.all & !st[0] & !st[1];
     let y_side = color.opponent().index();
-    let mut pruned = 0u128;
-    let mut killers = 0u128;
+    let mut pruned = B::ZERO;
+    let mut killers = B::ZERO;
     // A killer is next to its victim (the local test) or cuts it off; the
     // cells next to the moves cover the first kind and the usual second.
-    let mut ys = bits.spread(moves) & empty & (moves | losing) & !already;
+    let ys = bits.spread(moves) & empty & (moves | losing) & !already;
     // An opponent stone takes a cell from `color`'s chains only: the
     // opponent's own live cells stay as they are.
     let theirs_live = bits.live(st, color.opponent());
-    while ys != 0 {
-        let y = ys.trailing_zeros() as usize;
-        ys &= ys - 1;
-        if pruned & bit(y) != 0 {
+    for y in ys.ones() {
+        if pruned.has(y) {
             continue;
         }
         let mut after = st;
         after[y_side] |= bit(y);
-        let open = moves & !pruned & !already & !bit(y);
+        let open = moves & !pruned & !already & !bit::<B>(y);
         // Only a cut vertex of `color`'s open cells can cut anything off;
         // the flood is skipped when `color`'s open neighbours of `y` hang
         // together around it (and it is not on `color`'s edges).
         let both = if may_cut(bits, st, color, y) {
             bits.live(after, color) & theirs_live
         } else {
-            !0
+            B::ONES
         };
         let mut dead = open & !both;
-        let mut cs = open & bits.nbr(y) & both;
-        while cs != 0 {
-            let c = cs.trailing_zeros() as usize;
-            cs &= cs - 1;
+        for c in (open & bits.nbr(y) & both).ones() {
             if locally_dead(bits, after, c) {
                 dead |= bit(c);
             }
         }
-        if dead != 0 {
+        if dead.any() {
             pruned |= dead;
             killers |= bit(y);
         }

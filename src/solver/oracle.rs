@@ -291,6 +291,9 @@ impl Oracle for KnowledgeOracle {
     }
 }
 
+/// An H-search run remembered: its position hash, colour, goal and answer.
+type Recent = (u64, Color, Goal, EdgeInfo<u128>);
+
 /// The solver's own bitboard H-search (boards of at most 128 cells): the
 /// mover wins with an edge-to-edge semi or full; loses to an opponent full
 /// or when the opponent's edge semis share no cell; otherwise must play
@@ -299,8 +302,8 @@ impl Oracle for KnowledgeOracle {
 /// out ([`ice::dominated`], [`ice::vulnerable`]).
 pub struct HsearchOracle {
     pos: Position,
-    bits: Bits,
-    hs: Hsearch,
+    bits: Bits<u128>,
+    hs: Hsearch<u128>,
     eval: Box<dyn Evaluator>,
     values: Box<CellValues>,
     /// Expansions already computed, by table key: the search re-enters a
@@ -308,7 +311,7 @@ pub struct HsearchOracle {
     cache: HashMap<u64, Cached>,
     /// Fill-ins already computed, by table key (the search re-enters
     /// nodes, and the analysis is a fifth of a node's cost).
-    fills: HashMap<u64, ice::Filled>,
+    fills: HashMap<u64, ice::Filled<u128>>,
     /// Seed each H-search with the connections of an earlier position of
     /// the line ([`Hsearch::run_seeded`]).
     incremental: bool,
@@ -321,7 +324,7 @@ pub struct HsearchOracle {
     decompose: bool,
     /// Per colour: the last H-search run's position hash, colour, goal and
     /// answer.
-    recent: [Option<(u64, Color, Goal, EdgeInfo)>; 2],
+    recent: [Option<Recent>; 2],
 }
 
 /// The connections of the last [`CLOSURES`] finished H-search runs, found
@@ -330,7 +333,7 @@ pub struct HsearchOracle {
 /// subtree many times, each time to expand one new leaf below it, so the
 /// closures of its recent ancestors are what the new leaf can start from.
 struct Closures {
-    slots: Vec<Closure>,
+    slots: Vec<Closure<u128>>,
     /// Per slot: used as a seed since the eviction hand last passed it
     /// (such a slot is passed over once: "second chance" eviction keeps
     /// the ancestors a subtree keeps starting from).
@@ -360,7 +363,7 @@ impl Closures {
 
     /// The closure for `color` of the latest position of `pos`'s line
     /// (itself or up to [`LOOK_BACK`] moves back) that has one.
-    fn find(&mut self, pos: &Position, st: [u128; 2], color: Color) -> Option<&Closure> {
+    fn find(&mut self, pos: &Position, st: [u128; 2], color: Color) -> Option<&Closure<u128>> {
         let mut hash = pos.hash();
         let mut back = pos.placed().rev();
         for _ in 0..=LOOK_BACK {
@@ -390,7 +393,7 @@ impl Closures {
 
     /// Keeps the connections of `hs`'s last run (which went to the end)
     /// in the slot the eviction hand reaches, evicting what it held.
-    fn store(&mut self, hs: &Hsearch, st: [u128; 2], hash: u64, color: Color) {
+    fn store(&mut self, hs: &Hsearch<u128>, st: [u128; 2], hash: u64, color: Color) {
         if self.next == self.slots.len() {
             self.slots.push(Closure::default());
             self.used.push(false);
@@ -530,7 +533,7 @@ impl Oracle for HsearchOracle {
         if !self.incremental || self.pos.winner().is_some() {
             return;
         }
-        let st = stones(&self.pos);
+        let st: [u128; 2] = stones(&self.pos);
         for color in Color::BOTH {
             if !self.closures.keep(self.pos.hash(), color) {
                 self.hsearch(st, color, Goal::Closure);
@@ -582,7 +585,7 @@ impl HsearchOracle {
         if let Some(w) = self.pos.winner() {
             return Expansion::Decided(w, 0);
         }
-        let st = stones(&self.pos);
+        let st: [u128; 2] = stones(&self.pos);
         let empty = self.bits.all & !st[0] & !st[1];
         let mine = self.hsearch_again(st, to_move, Goal::Mover);
         if let Some(carrier) = mine.full {
@@ -640,7 +643,7 @@ impl HsearchOracle {
     /// H-search for `color` on `st`, seeded with the closest closure of
     /// the line when `incremental`; a finished run's connections are kept
     /// for the runs below it.
-    fn hsearch(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo {
+    fn hsearch(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo<u128> {
         let info = if self.incremental {
             let seed = self.closures.find(&self.pos, st, color);
             let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
@@ -659,7 +662,7 @@ impl HsearchOracle {
 
     /// [`HsearchOracle::hsearch`], or its answer when the last run for `color` was
     /// the same (the fill-in's runs, which the expansion repeats).
-    fn hsearch_again(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo {
+    fn hsearch_again(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo<u128> {
         match self.recent[color.index()] {
             Some((hash, c, g, info)) if hash == self.pos.hash() && c == color && g == goal => info,
             _ => self.hsearch(st, color, goal),
@@ -667,7 +670,7 @@ impl HsearchOracle {
     }
 
     fn winning_key_fresh(&mut self, to_move: Color) -> Option<Cell> {
-        let st = stones(&self.pos);
+        let st: [u128; 2] = stones(&self.pos);
         let mine = self.hs.run(&self.bits, st, to_move, true);
         if let Some((key, _)) = mine.semi {
             return Some(Cell::from_index(key));

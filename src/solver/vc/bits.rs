@@ -1,54 +1,62 @@
-//! Bitboards of at most 128 cells for one geometry: neighbours, edges,
-//! flood fills and the edge templates H-search does not find by itself.
+//! Bitboards for one geometry: neighbours, edges, flood fills and the
+//! edge templates H-search does not find by itself, on the board's
+//! [`Bitboard`] type.
 
-use crate::board::{Cell, Color, Edge, Geometry, Position};
-
-/// The largest board this module handles, in cells.
-pub const MAX_BITS: usize = 128;
+use crate::board::{Bitboard, Cell, Color, Edge, Geometry, Position};
 
 /// Bitboard helpers for one geometry.
 #[derive(Clone, Debug)]
-pub struct Bits {
+pub struct Bits<B: Bitboard> {
     pub n: usize,
-    pub all: u128,
-    nbr: Vec<u128>,
-    edge: [u128; 4],
+    pub all: B,
+    nbr: Vec<B>,
+    edge: [B; 4],
     /// The edge templates H-search does not find by itself
     /// ([`crate::knowledge::templates`]) placed on this board: anchor
     /// cell, edge, carrier.
-    pub(super) templates: Vec<(u8, Edge, u128)>,
+    pub(super) templates: Vec<(u8, Edge, B)>,
 }
 
-#[inline]
-pub fn bit(i: usize) -> u128 {
-    1u128 << i
+/// The set of the cell of index `i` alone.
+#[inline(always)]
+pub fn bit<B: Bitboard>(i: usize) -> B {
+    B::bit(i)
 }
 
-impl Bits {
-    /// `None` when the board has more than 128 cells.
-    pub fn new(g: &Geometry) -> Option<Bits> {
-        let n = g.num_cells();
-        if n > MAX_BITS {
+/// Whether boards of `g`'s size fit `B`. (A run also needs its graph's
+/// nodes, the live cells and the two edges, below [`Bitboard::BITS`], and
+/// gives up on a position where they are not; cell indices stay below the
+/// node codes 252 and up that name the edges and no node.)
+pub fn fits<B: Bitboard>(g: &Geometry) -> bool {
+    let n = g.num_cells();
+    n <= B::BITS && n <= 252
+}
+
+impl<B: Bitboard> Bits<B> {
+    /// `None` when the board does not fit `B` ([`fits`]).
+    pub fn new(g: &Geometry) -> Option<Bits<B>> {
+        if !fits::<B>(g) {
             return None;
         }
-        let mut nbr = vec![0u128; n];
+        let n = g.num_cells();
+        let mut nbr = vec![B::ZERO; n];
         for c in g.cells() {
             for &d in g.neighbours(c) {
                 nbr[c.index()] |= bit(d.index());
             }
         }
-        let mut edge = [0u128; 4];
+        let mut edge = [B::ZERO; 4];
         for e in Edge::ALL {
             for c in g.edge_cells(e).iter() {
                 edge[e as usize] |= bit(c.index());
             }
         }
-        let all = if n == 128 { u128::MAX } else { bit(n) - 1 };
+        let all = B::below(n);
         let mut templates = Vec::new();
         for e in Edge::ALL {
             for p in crate::knowledge::templates::PATTERNS {
                 for (anchor, carrier) in crate::knowledge::templates::placements(g, e, p) {
-                    let c = carrier.iter().fold(0u128, |acc, x| acc | bit(x.index()));
+                    let c = carrier.iter().fold(B::ZERO, |acc, x| acc | bit(x.index()));
                     templates.push((anchor.index() as u8, e, c));
                 }
             }
@@ -63,18 +71,15 @@ impl Bits {
     }
 
     #[inline]
-    pub fn nbr(&self, i: usize) -> u128 {
+    pub fn nbr(&self, i: usize) -> B {
         self.nbr[i]
     }
 
     /// Every cell adjacent to some cell of `set`.
     #[inline]
-    pub fn spread(&self, set: u128) -> u128 {
-        let mut out = 0;
-        let mut s = set;
-        while s != 0 {
-            let i = s.trailing_zeros() as usize;
-            s &= s - 1;
+    pub fn spread(&self, set: B) -> B {
+        let mut out = B::ZERO;
+        for i in set.ones() {
             out |= self.nbr[i];
         }
         out
@@ -82,10 +87,10 @@ impl Bits {
 
     /// The cells of `within` connected to `seed` through `within`.
     #[inline]
-    pub fn flood(&self, seed: u128, within: u128) -> u128 {
+    pub fn flood(&self, seed: B, within: B) -> B {
         let mut reach = seed & within;
         let mut frontier = reach;
-        while frontier != 0 {
+        while frontier.any() {
             let next = self.spread(frontier) & within & !reach;
             reach |= next;
             frontier = next;
@@ -93,13 +98,13 @@ impl Bits {
         reach
     }
 
-    pub fn edge(&self, e: Edge) -> u128 {
+    pub fn edge(&self, e: Edge) -> B {
         self.edge[e as usize]
     }
 
     /// Cells of `color`'s possible chains: reachable from both of its
     /// edges through empty cells and its own stones (`st`: Black, White).
-    pub fn live(&self, st: [u128; 2], color: Color) -> u128 {
+    pub fn live(&self, st: [B; 2], color: Color) -> B {
         let open = self.all & !st[color.opponent().index()];
         let (e1, e2) = color.edges();
         self.flood(self.edge(e1) & open, open) & self.flood(self.edge(e2) & open, open)
@@ -107,21 +112,11 @@ impl Bits {
 }
 
 /// The stones of a position as bitboards.
-pub fn stones(pos: &Position) -> [u128; 2] {
-    Color::BOTH.map(|c| {
-        let w = pos.stones(c).words();
-        w[0] as u128 | (w.get(1).copied().unwrap_or(0) as u128) << 64
-    })
+pub fn stones<B: Bitboard>(pos: &Position) -> [B; 2] {
+    Color::BOTH.map(|c| B::from_words(pos.stones(c).words()))
 }
 
 /// The cells of `bits` as cells.
-pub fn cells(mut b: u128) -> impl Iterator<Item = Cell> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            return None;
-        }
-        let i = b.trailing_zeros() as usize;
-        b &= b - 1;
-        Some(Cell::from_index(i))
-    })
+pub fn cells<B: Bitboard>(b: B) -> impl Iterator<Item = Cell> {
+    b.ones().map(Cell::from_index)
 }

@@ -3,22 +3,21 @@
 
 use super::*;
 
-impl Hsearch {
+impl<B: Bitboard> Hsearch<B> {
     /// AND rule for the full (a, b, c) with `b` in the middle.
     #[inline]
-    pub(super) fn and_from(&mut self, a: usize, b: usize, c: u128, shrunk: bool) {
+    pub(super) fn and_from(&mut self, a: usize, b: usize, c: B, shrunk: bool) {
         if b < 2 {
             return;
         }
-        let (a, b) = (a & (W - 1), b & (W - 1));
-        let mut zs = self.adj[b] & !bit(a);
-        while zs != 0 {
-            let z = zs.trailing_zeros() as usize & (W - 1);
-            zs &= zs - 1;
-            if self.cell_bit[z] & c != 0 {
+        let (a, b) = (node::<B>(a), node::<B>(b));
+        let zs = self.adj[b] & !bit::<B>(a);
+        for z in zs.ones() {
+            let z = node::<B>(z);
+            if (self.cell_bit[z] & c).any() {
                 continue;
             }
-            let skip = if shrunk { self.oldm[ix(b, z)] } else { 0 };
+            let skip = if shrunk { self.oldm[ix::<B>(b, z)] } else { 0 };
             self.and_pair(a, b, z, c, skip);
             if self.stopped {
                 return;
@@ -30,21 +29,21 @@ impl Hsearch {
     /// those flagged in `skip`: a full (a, z) through a group `b`, a semi
     /// keyed at `b` through an empty cell. (`c` must not hold `z`.)
     #[inline(always)]
-    pub(super) fn and_pair(&mut self, a: usize, b: usize, z: usize, c: u128, skip: u8) {
+    pub(super) fn and_pair(&mut self, a: usize, b: usize, z: usize, c: B, skip: u8) {
         let mid = self.cell_bit[b];
         let key = self.cell_of[b];
         // A second full may not meet this carrier nor contain `a`.
         let block = c | self.cell_bit[a];
         // The list (b, z) cannot change below: only the pair (a, z) does.
-        let p = ix(b, z);
+        let p = ix::<B>(b, z);
         let nf = self.nf[p] as usize;
         for k in 0..nf.min(FMAX) {
             let d = self.fulls[p][k];
-            if d & block != 0 || skip >> k & 1 != 0 {
+            if (d & block).any() || skip >> k & 1 != 0 {
                 continue;
             }
             let u = c | d;
-            if mid != 0 {
+            if mid.any() {
                 self.add_semi(a, z, u | mid, key);
             } else {
                 self.add_full(a, z, u);
@@ -56,14 +55,14 @@ impl Hsearch {
     }
 
     #[inline]
-    pub(super) fn add_full(&mut self, a: usize, b: usize, c: u128) {
+    pub(super) fn add_full(&mut self, a: usize, b: usize, c: B) {
         if a == b {
             return;
         }
-        let p = ix(a, b);
+        let p = ix::<B>(a, b);
         let nf = self.nf[p] as usize;
         let fl = &mut self.fulls[p];
-        if fl.iter().take(nf).any(|&f| f & !c == 0) {
+        if fl.iter().take(nf).any(|&f| (f & !c).is_empty()) {
             return;
         }
         // Drop the kept fulls that contain the new one.
@@ -71,7 +70,7 @@ impl Hsearch {
         let mut k = 0;
         let mut n = nf;
         while k < n {
-            if c & !fl[k] == 0 {
+            if (c & !fl[k]).is_empty() {
                 fl[k] = fl[n - 1];
                 old = old & !(1 << k) | (old >> (n - 1) & 1) << k;
                 n -= 1;
@@ -85,7 +84,7 @@ impl Hsearch {
             old |= u8::from(self.origin == Origin::Old) << n;
         }
         let list = *fl;
-        let q = ix(b, a);
+        let q = ix::<B>(b, a);
         self.fulls[q] = list;
         self.oldm[p] = old;
         self.oldm[q] = old;
@@ -96,8 +95,8 @@ impl Hsearch {
         }
         self.nf[p] = (n + 1) as u8;
         self.nf[q] = (n + 1) as u8;
-        self.adj[a & (W - 1)] |= bit(b);
-        self.adj[b & (W - 1)] |= bit(a);
+        self.adj[node::<B>(a)] |= bit(b);
+        self.adj[node::<B>(b)] |= bit(a);
         if a + b == E1 + E2 && a.max(b) == E2 {
             self.edge_full = Some(c);
             self.stopped = true;
@@ -111,7 +110,7 @@ impl Hsearch {
 
     /// Counts an edge-to-edge semi for the mustplay, and stops the run
     /// when its goal is reached.
-    pub(super) fn edge_semi_found(&mut self, s: u128, key: u8) {
+    pub(super) fn edge_semi_found(&mut self, s: B, key: u8) {
         if self.edge_list.len() < EDGE_LIST_MAX {
             self.edge_list.push((s, key));
         }
@@ -123,7 +122,7 @@ impl Hsearch {
         }
         let stop = match self.goal {
             Goal::Mover => true,
-            Goal::Opponent => self.edge_cap == 0,
+            Goal::Opponent => self.edge_cap.is_empty(),
             Goal::Closure => false,
         };
         if stop {
@@ -137,10 +136,10 @@ impl Hsearch {
     /// unchanged ends are the same nodes as before, so only its own list
     /// mates (the only connections added so far) share its list.
     #[inline]
-    pub(super) fn append_old(&mut self, a: usize, b: usize, c: u128, key: u8) {
-        let (a, b) = (a & (W - 1), b & (W - 1));
+    pub(super) fn append_old(&mut self, a: usize, b: usize, c: B, key: u8) {
+        let (a, b) = (node::<B>(a), node::<B>(b));
         if key == NO_KEY {
-            let (p, q) = (ix(a, b), ix(b, a));
+            let (p, q) = (ix::<B>(a, b), ix::<B>(b, a));
             let n = self.nf[p] as usize;
             if n >= FMAX {
                 return;
@@ -158,7 +157,7 @@ impl Hsearch {
                 self.stopped = true;
             }
         } else {
-            let p = ix(a.min(b), a.max(b));
+            let p = ix::<B>(a.min(b), a.max(b));
             let n = self.ns[p] as usize;
             if n < SMAX {
                 self.semis[p][n] = c;
@@ -166,31 +165,31 @@ impl Hsearch {
                 self.ns[p] = (n + 1) as u8;
                 self.sadj[a.min(b)] |= bit(a.max(b));
             }
-            if p == ix(E1, E2) {
+            if p == ix::<B>(E1, E2) {
                 self.edge_semi_found(c, key);
             }
         }
     }
 
     #[inline(always)]
-    pub(super) fn add_semi(&mut self, a: usize, b: usize, s: u128, key: u8) {
+    pub(super) fn add_semi(&mut self, a: usize, b: usize, s: B, key: u8) {
         debug_assert!(a != b);
-        let p = ix(a, b);
+        let p = ix::<B>(a, b);
         let nf = self.nf[p] as usize;
-        if self.fulls[p].iter().take(nf).any(|&f| f & !s == 0) {
+        if self.fulls[p].iter().take(nf).any(|&f| (f & !s).is_empty()) {
             return;
         }
-        let p = if a < b { p } else { ix(b, a) };
+        let p = if a < b { p } else { ix::<B>(b, a) };
         let ns = self.ns[p] as usize;
         let sl = &mut self.semis[p];
-        if sl.iter().take(ns).any(|&x| x & !s == 0) {
+        if sl.iter().take(ns).any(|&x| (x & !s).is_empty()) {
             return;
         }
         let kl = &mut self.keys[p];
         let mut k = 0;
         let mut n = ns;
         while k < n {
-            if s & !sl[k] == 0 {
+            if (s & !sl[k]).is_empty() {
                 sl[k] = sl[n - 1];
                 kl[k] = kl[n - 1];
                 n -= 1;
@@ -206,9 +205,9 @@ impl Hsearch {
             sl[n] = s;
             kl[n] = key;
             self.ns[p] = (n + 1) as u8;
-            self.sadj[a.min(b) & (W - 1)] |= bit(a.max(b));
+            self.sadj[node::<B>(a.min(b))] |= bit(a.max(b));
         }
-        if p == ix(E1, E2) {
+        if p == ix::<B>(E1, E2) {
             self.edge_semi_found(s, key);
             if self.stopped {
                 return;
@@ -230,7 +229,7 @@ impl Hsearch {
 /// `ORMAX - 1` of them that with `s` leave no common cell; returns the
 /// union of the carriers used.
 #[inline]
-pub(super) fn or_combine(list: &[u128], s: u128) -> Option<u128> {
+pub(super) fn or_combine<B: Bitboard>(list: &[B], s: B) -> Option<B> {
     const _: () = assert!(ORMAX == 4, "or_combine is unrolled for ORMAX = 4");
     for (i, &x) in list.iter().enumerate() {
         let i1 = s & x;
@@ -238,7 +237,7 @@ pub(super) fn or_combine(list: &[u128], s: u128) -> Option<u128> {
             continue;
         }
         let u1 = s | x;
-        if i1 == 0 {
+        if i1.is_empty() {
             return Some(u1);
         }
         for (j, &y) in list[i + 1..].iter().enumerate() {
@@ -247,12 +246,12 @@ pub(super) fn or_combine(list: &[u128], s: u128) -> Option<u128> {
                 continue;
             }
             let u2 = u1 | y;
-            if i2 == 0 {
+            if i2.is_empty() {
                 return Some(u2);
             }
             for &w in &list[i + j + 2..] {
                 let i3 = i2 & w;
-                if i3 == 0 {
+                if i3.is_empty() {
                     return Some(u2 | w);
                 }
             }

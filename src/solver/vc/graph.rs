@@ -5,24 +5,24 @@
 
 use super::*;
 
-impl Hsearch {
+impl<B: Bitboard> Hsearch<B> {
     /// Adds the still valid connections of `seed`: first those the new
     /// stones left as they were (their combinations are in the seed
     /// already), then the changed ones, queued for AND and tried for OR
     /// (see [`Origin`]).
     pub(super) fn seed(
         &mut self,
-        seed: &Closure,
-        node_of: &[u8; MAX_BITS],
-        own: u128,
-        opp: u128,
-        grown: u128,
+        seed: &Closure<B>,
+        node_of: &[u8],
+        own: B,
+        opp: B,
+        grown: B,
     ) {
-        let node = |e: u8| -> Option<usize> {
+        let node_at = |e: u8| -> Option<usize> {
             match e {
                 END_E1 => Some(E1),
                 END_E2 => Some(E2),
-                i => match node_of[i as usize & (MAX_BITS - 1)] {
+                i => match node_of.get(i as usize).copied().unwrap_or(u8::MAX) {
                     u8::MAX => None,
                     n => Some(n as usize),
                 },
@@ -35,19 +35,19 @@ impl Hsearch {
         // such pairs are derived again once the seeds are in.
         let mut damaged = std::mem::take(&mut self.damaged);
         for &(a, _) in &damaged {
-            self.damaged_with[a as usize & (W - 1)] = 0;
+            self.damaged_with[node::<B>(a as usize)] = B::ZERO;
         }
         damaged.clear();
         for &i in &seed.capped {
             let conn = &seed.conns[i as usize];
-            if conn.carrier() & opp == 0 {
+            if (conn.carrier() & opp).is_empty() {
                 continue;
             }
-            if let (Some(a), Some(b)) = (node(conn.a), node(conn.b))
+            if let (Some(a), Some(b)) = (node_at(conn.a), node_at(conn.b))
                 && a != b
-                && self.damaged_with[a & (W - 1)] & bit(b) == 0
+                && !self.damaged_with[node::<B>(a)].has(b)
             {
-                self.damaged_with[a & (W - 1)] |= bit(b);
+                self.damaged_with[node::<B>(a)] |= bit(b);
                 damaged.push((a as u8, b as u8));
             }
         }
@@ -56,23 +56,23 @@ impl Hsearch {
         let grown = grown
             | damaged
                 .iter()
-                .map(|&(a, b)| (bit(a as usize) | bit(b as usize)) & (bit(E1) | bit(E2)))
-                .fold(0, |x, y| x | y);
+                .map(|&(a, b)| (bit::<B>(a as usize) | bit(b as usize)) & (bit::<B>(E1) | bit::<B>(E2)))
+                .fold(B::ZERO, |x, y| x | y);
         self.origin = Origin::Old;
         for conn in &seed.conns {
             let full_carrier = conn.carrier();
-            if full_carrier & opp != 0 {
+            if (full_carrier & opp).any() {
                 continue;
             }
-            let (Some(a), Some(b)) = (node(conn.a), node(conn.b)) else {
+            let (Some(a), Some(b)) = (node_at(conn.a), node_at(conn.b)) else {
                 continue;
             };
             if a == b {
                 continue;
             }
             let carrier = full_carrier & !own;
-            let key_taken = conn.key != NO_KEY && own & bit(conn.key as usize) != 0;
-            let origin = if key_taken || grown & (bit(a) | bit(b)) != 0 {
+            let key_taken = conn.key != NO_KEY && own.has(conn.key as usize);
+            let origin = if key_taken || (grown & (bit::<B>(a) | bit(b))).any() {
                 Origin::New
             } else if carrier != full_carrier {
                 Origin::Shrunk
@@ -112,15 +112,14 @@ impl Hsearch {
     /// The AND rule for the one pair (a, b), through every middle node
     /// both have fulls with.
     pub(super) fn rederive(&mut self, a: usize, b: usize) {
-        let (a, b) = (a & (W - 1), b & (W - 1));
-        let mut xs = self.adj[a] & self.adj[b] & !bit(E1) & !bit(E2);
-        while xs != 0 {
-            let x = xs.trailing_zeros() as usize & (W - 1);
-            xs &= xs - 1;
-            let p = ix(a, x);
+        let (a, b) = (node::<B>(a), node::<B>(b));
+        let xs = self.adj[a] & self.adj[b] & !bit::<B>(E1) & !bit::<B>(E2);
+        for x in xs.ones() {
+            let x = node::<B>(x);
+            let p = ix::<B>(a, x);
             for k in 0..(self.nf[p] as usize).min(FMAX) {
                 let c = self.fulls[p][k];
-                if c & self.cell_bit[b] == 0 {
+                if (c & self.cell_bit[b]).is_empty() {
                     self.and_pair(a, x, b, c, 0);
                 }
                 if self.stopped {
@@ -135,7 +134,7 @@ impl Hsearch {
     /// so that its lists are not the whole closure.
     ///
     /// [`run_seeded`]: Hsearch::run_seeded
-    pub fn export(&self, stones: [u128; 2], hash: u64, color: Color, out: &mut Closure) -> bool {
+    pub fn export(&self, stones: [B; 2], hash: u64, color: Color, out: &mut Closure<B>) -> bool {
         out.conns.clear();
         out.capped.clear();
         out.color = None;
@@ -161,11 +160,9 @@ impl Hsearch {
         }
         for a in 0..m {
             // (The edge pair's semis are the list above.)
-            let mut bs = self.sadj[a] & !bit(E2);
-            while bs != 0 {
-                let b = bs.trailing_zeros() as usize;
-                bs &= bs - 1;
-                let p = ix(a, b);
+            let bs = self.sadj[a] & !bit::<B>(E2);
+            for b in bs.ones() {
+                let p = ix::<B>(a, b);
                 let ns = (self.ns[p] as usize).min(SMAX);
                 for k in 0..ns {
                     out.push(
@@ -188,7 +185,7 @@ impl Hsearch {
     /// without passing a cell next to one of the two. The reasoning is
     /// the knowledge's (`knowledge::decompose`); the carrier belongs to
     /// every proof that relies on it, as captured cells do.
-    pub fn decomposition(&self, bits: &Bits, stones: [u128; 2], color: Color) -> Option<u128> {
+    pub fn decomposition(&self, bits: &Bits<B>, stones: [B; 2], color: Color) -> Option<B> {
         if !self.finished() {
             return None;
         }
@@ -203,40 +200,38 @@ impl Hsearch {
             }
             n & empty
         };
-        let mut best: Option<u128> = None;
+        let mut best: Option<B> = None;
         for a in 0..self.groups {
-            let mut bs = self.adj[a] & ((u128::MAX << a) << 1);
-            while bs != 0 {
-                let b = bs.trailing_zeros() as usize;
-                bs &= bs - 1;
+            let bs = self.adj[a] & B::above(a);
+            for b in bs.ones() {
                 if b >= self.groups || (a, b) == (E1, E2) {
                     continue;
                 }
-                let p = ix(a, b);
+                let p = ix::<B>(a, b);
                 let fulls = &self.fulls[p][..(self.nf[p] as usize).min(FMAX)];
-                let better = |c: u128, best: Option<u128>| {
-                    c != 0 && best.is_none_or(|x| c.count_ones() < x.count_ones())
+                let better = |c: B, best: Option<B>| {
+                    c.any() && best.is_none_or(|x| c.count() < x.count())
                 };
                 if !fulls.iter().any(|&c| better(c, best)) {
                     continue;
                 }
                 let stop = near(a) | near(b);
                 let blocked = self.group_cells[a] | self.group_cells[b] | opp;
-                let mut reached = 0u128;
+                let mut reached = B::ZERO;
                 for (k, &cells) in edge.iter().enumerate() {
                     if k != a && k != b {
                         reached |= cells & !blocked;
                     }
                 }
                 let mut frontier = reached & !stop;
-                while frontier != 0 {
+                while frontier.any() {
                     let next = bits.spread(frontier) & !blocked & !reached;
                     reached |= next;
                     frontier = next & !stop;
                 }
                 let pocket = empty & !reached;
                 for &c in fulls {
-                    if better(c, best) && c & !pocket == 0 {
+                    if better(c, best) && (c & !pocket).is_empty() {
                         best = Some(c);
                     }
                 }
@@ -255,7 +250,8 @@ impl Hsearch {
     /// The cell index of node `k` when it is an empty cell.
     #[inline]
     pub fn node_cell(&self, k: usize) -> Option<usize> {
-        (self.cell_bit[k & (W - 1)] != 0).then(|| self.cell_of[k & (W - 1)] as usize)
+        let k = node::<B>(k);
+        self.cell_bit[k].any().then(|| self.cell_of[k] as usize)
     }
 
     /// Calls `f(a, b)` for every node pair `a < b` of the last finished
@@ -266,13 +262,11 @@ impl Hsearch {
 
     /// Calls `f(a, b, fulls)` for every node pair `a < b` of the last run
     /// with full connections, `fulls` being the pair's kept carriers.
-    pub(super) fn for_each_full_list(&self, mut f: impl FnMut(usize, usize, &[u128])) {
+    pub(super) fn for_each_full_list(&self, mut f: impl FnMut(usize, usize, &[B])) {
         for a in 0..self.m {
-            let mut bs = self.adj[a] & ((u128::MAX << a) << 1);
-            while bs != 0 {
-                let b = bs.trailing_zeros() as usize;
-                bs &= bs - 1;
-                let p = ix(a, b);
+            let bs = self.adj[a] & B::above(a);
+            for b in bs.ones() {
+                let p = ix::<B>(a, b);
                 let n = (self.nf[p] as usize).min(FMAX);
                 f(a, b, &self.fulls[p][..n]);
             }

@@ -1,6 +1,6 @@
-//! The solver's own virtual connections: H-search (Anshelevich) on
-//! 128-bit bitboards, for boards of at most 121 cells (11x11), with small
-//! fixed-size lists and early exits. A run can start from the connections
+//! The solver's own virtual connections: H-search (Anshelevich) on the
+//! board's [`Bitboard`] type (boards of at most 252 cells; see
+//! [`bits::fits`]), with small fixed-size lists and early exits. A run can start from the connections
 //! an earlier position of the same line found (a [`Closure`]) and combine
 //! only what the new stones changed ([`Hsearch::run_seeded`]).
 //!
@@ -22,91 +22,104 @@ mod regression;
 #[cfg(test)]
 mod tests;
 
-pub use bits::{Bits, MAX_BITS, bit, cells, stones};
+pub use bits::{Bits, bit, cells, fits, stones};
 
-use crate::board::Color;
+use crate::board::{Bitboard, Color};
 
 const FMAX: usize = 4;
 const SMAX: usize = 8;
 const ORMAX: usize = 4;
 
 /// What H-search found for one colour that the solver uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EdgeInfo {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgeInfo<B: Bitboard> {
     /// An edge-to-edge full connection exists (with its carrier).
-    pub full: Option<u128>,
+    pub full: Option<B>,
     /// An edge-to-edge semi: (key cell index, carrier).
-    pub semi: Option<(usize, u128)>,
+    pub semi: Option<(usize, B)>,
     /// The intersection of the carriers of all edge-to-edge semis found
     /// (`all` when there are none).
-    pub semi_cap: u128,
+    pub semi_cap: B,
     /// The union of the carriers of the edge-to-edge semis found.
-    pub semi_union: u128,
+    pub semi_union: B,
     /// How many edge-to-edge semis were found.
     pub semis: usize,
 }
 
 /// Reusable H-search buffers.
 ///
-/// Pair lists live in fixed `W * W` tables indexed by [`ix`] (masked
-/// indices need no bounds checks). Full lists are stored twice, at
+/// Pair lists live in `W * W` tables (`W` = [`Bitboard::NODES`])
+/// indexed by [`ix`]. Full lists are stored twice, at
 /// `ix(a, b)` and `ix(b, a)`, so that the AND step walks one row for its
 /// middle node; semi lists (only ever looked up by pair) are stored once,
 /// at `ix(min, max)`. Only the counts are cleared between runs.
-pub struct Hsearch {
+pub struct Hsearch<B: Bitboard> {
     /// Per ordered pair: how many fulls (mirrored).
-    nf: Box<[u8; W * W]>,
+    nf: Box<[u8]>,
     /// Per ordered pair: the fulls (mirrored).
-    fulls: Box<[[u128; FMAX]; W * W]>,
+    fulls: Box<[[B; FMAX]]>,
     /// Per unordered pair: how many semis.
-    ns: Box<[u8; W * W]>,
-    semis: Box<[[u128; SMAX]; W * W]>,
-    keys: Box<[[u8; SMAX]; W * W]>,
+    ns: Box<[u8]>,
+    semis: Box<[[B; SMAX]]>,
+    keys: Box<[[u8; SMAX]]>,
     /// Per node: the nodes it has a full connection with.
-    adj: [u128; W],
+    adj: Box<[B]>,
     /// Per node: the later nodes it has a semi with.
-    sadj: [u128; W],
-    /// Per node: its cell's bit when it is an empty cell, else 0.
-    cell_bit: [u128; W],
+    sadj: Box<[B]>,
+    /// Per node: its cell's bit when it is an empty cell, else empty.
+    cell_bit: Box<[B]>,
     /// Per node: the cell index (empty cells only).
-    cell_of: [u8; W],
+    cell_of: Box<[u8]>,
     /// Per ordered pair (mirrored): bit k set when full k was seeded
     /// unchanged from the parent run.
-    oldm: Box<[u8; W * W]>,
+    oldm: Box<[u8]>,
+    /// Per cell: its node in the current run (`u8::MAX`: none).
+    node_of: Box<[u8]>,
+    /// Per node: its cells in the current run.
+    node_cells: Box<[B]>,
     /// Fulls still to combine by AND: ends, carrier, and whether it is a
     /// seed that only lost carrier cells to new own stones.
-    queue: Vec<(u8, u8, bool, u128)>,
+    queue: Vec<(u8, u8, bool, B)>,
     /// What the fulls being added are (see [`Origin`]).
     origin: Origin,
     /// When the run may stop early.
     goal: Goal,
     stopped: bool,
     /// Edge semis: running intersection and count (for mustplay).
-    edge_cap: u128,
-    edge_union: u128,
+    edge_cap: B,
+    edge_union: B,
     edge_semis: usize,
-    edge_semi: Option<(usize, u128)>,
-    edge_full: Option<u128>,
+    edge_semi: Option<(usize, B)>,
+    edge_full: Option<B>,
     /// Per node: its endpoint code in a [`Closure`] (see [`END_E1`]).
-    rep: [u8; W],
+    rep: Box<[u8]>,
     /// Nodes in the last run.
     m: usize,
     /// Seeds the new stones changed, inserted after the unchanged ones.
-    changed: Vec<(Conn, Origin)>,
+    changed: Vec<(Conn<B>, Origin)>,
     /// Node pairs whose capped lists lost a seed to new opponent stones.
     damaged: Vec<(u8, u8)>,
     /// Per node: the nodes it is in `damaged` with (as the pair's first).
-    damaged_with: Box<[u128; W]>,
+    damaged_with: Box<[B]>,
     /// The edge-to-edge semis found in this run, kept or not (at most
     /// [`EDGE_LIST_MAX`]), for [`Hsearch::export`].
-    edge_list: Vec<(u128, u8)>,
+    edge_list: Vec<(B, u8)>,
     /// The last run's own groups: the stones of node `k < groups` (the
     /// two edges' nodes hold the stones touching them).
-    group_cells: [u128; W],
+    group_cells: Box<[B]>,
     groups: usize,
 }
 
 const EDGE_LIST_MAX: usize = 256;
+
+/// The cells of a run's colour: its live stones, the cells it cannot
+/// use (opponent stones and dead cells), the rest.
+#[derive(Clone, Copy)]
+struct Cells<B> {
+    own: B,
+    opp: B,
+    empty: B,
+}
 
 /// When a run may stop early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +150,7 @@ enum Origin {
     New,
 }
 
-/// Endpoint codes of the two edges in a [`Closure`] (cells are below 128).
+/// Endpoint codes of the two edges in a [`Closure`] (cells are below 252).
 const END_E1: u8 = 254;
 const END_E2: u8 = 255;
 /// The key of a full connection in a [`Conn`].
@@ -146,22 +159,23 @@ const NO_KEY: u8 = 255;
 /// One connection of a finished run, its ends named by cells (a group by
 /// its lowest cell) or edge codes, so that it survives renumbering.
 ///
-/// The carrier is kept as two words: a `u128` field would align the
-/// struct to 16 bytes and pad it to 32; this way it takes 24, which the
-/// seeding, a walk over every connection of a closure, reads faster.
+/// The carrier is kept packed ([`Bitboard::Packed`]): a `u128` field
+/// would align the struct to 16 bytes and pad it to 32; packed it takes
+/// 24, which the seeding, a walk over every connection of a closure,
+/// reads faster.
 #[derive(Clone, Copy, Debug)]
-struct Conn {
-    cells: [u64; 2],
+struct Conn<B: Bitboard> {
+    cells: B::Packed,
     a: u8,
     b: u8,
     /// The key cell of a semi; [`NO_KEY`] for a full.
     key: u8,
 }
 
-impl Conn {
-    fn new(carrier: u128, a: u8, b: u8, key: u8) -> Conn {
+impl<B: Bitboard> Conn<B> {
+    fn new(carrier: B, a: u8, b: u8, key: u8) -> Conn<B> {
         Conn {
-            cells: [carrier as u64, (carrier >> 64) as u64],
+            cells: carrier.pack(),
             a,
             b,
             key,
@@ -169,8 +183,8 @@ impl Conn {
     }
 
     #[inline]
-    fn carrier(&self) -> u128 {
-        self.cells[0] as u128 | (self.cells[1] as u128) << 64
+    fn carrier(&self) -> B {
+        B::unpack(self.cells)
     }
 }
 
@@ -183,22 +197,34 @@ impl Conn {
 /// only what the new stones changed, which is what makes a child's
 /// H-search cheap next to its parent's (Benzene's incremental build does
 /// the same on its own connection sets).
-#[derive(Clone, Debug, Default)]
-pub struct Closure {
+#[derive(Clone, Debug)]
+pub struct Closure<B: Bitboard> {
     /// The stones (Black, White) of the position it was built on.
-    pub stones: [u128; 2],
+    pub stones: [B; 2],
     /// The Zobrist hash of those stones.
     pub hash: u64,
     /// The colour whose connections these are; `None` while empty.
     pub color: Option<Color>,
-    conns: Vec<Conn>,
+    conns: Vec<Conn<B>>,
     /// The indices in `conns` of those from capped lists (lists that were
     /// full: connections may have been left out of them).
     capped: Vec<u32>,
 }
 
-impl Closure {
-    fn push(&mut self, conn: Conn, capped: bool) {
+impl<B: Bitboard> Default for Closure<B> {
+    fn default() -> Self {
+        Closure {
+            stones: [B::ZERO; 2],
+            hash: 0,
+            color: None,
+            conns: Vec::new(),
+            capped: Vec::new(),
+        }
+    }
+}
+
+impl<B: Bitboard> Closure<B> {
+    fn push(&mut self, conn: Conn<B>, capped: bool) {
         if capped {
             self.capped.push(self.conns.len() as u32);
         }
@@ -206,14 +232,14 @@ impl Closure {
     }
 
     /// Whether it can seed a run for `color` on `stones`.
-    pub fn seeds(&self, stones: [u128; 2], color: Color) -> bool {
+    pub fn seeds(&self, stones: [B; 2], color: Color) -> bool {
         self.color == Some(color)
-            && self.stones[0] & !stones[0] == 0
-            && self.stones[1] & !stones[1] == 0
+            && (self.stones[0] & !stones[0]).is_empty()
+            && (self.stones[1] & !stones[1]).is_empty()
     }
 }
 
-impl Default for Hsearch {
+impl<B: Bitboard> Default for Hsearch<B> {
     fn default() -> Self {
         Hsearch::new()
     }
@@ -222,52 +248,53 @@ impl Default for Hsearch {
 const E1: usize = 0;
 const E2: usize = 1;
 
-/// Nodes per table row: the most nodes a run handles.
-const W: usize = 128;
-
-/// The table index of the ordered node pair (a, b).
+/// The table index of the ordered node pair (a, b): row length `W` =
+/// [`Bitboard::NODES`], a power of two, so the mask keeps it in bounds.
 #[inline(always)]
-fn ix(a: usize, b: usize) -> usize {
-    (a * W + b) & (W * W - 1)
+fn ix<B: Bitboard>(a: usize, b: usize) -> usize {
+    (a * B::NODES + b) & (B::NODES * B::NODES - 1)
 }
 
-/// A zeroed boxed table (allocated zeroed, not built on the stack).
-fn table<T: Clone + Default, const N: usize>() -> Box<[T; N]> {
-    match vec![T::default(); N].into_boxed_slice().try_into() {
-        Ok(t) => t,
-        Err(_) => unreachable!(),
-    }
+/// A node index masked into its tables' rows.
+#[inline(always)]
+fn node<B: Bitboard>(a: usize) -> usize {
+    a & (B::NODES - 1)
 }
 
-impl Hsearch {
-    pub fn new() -> Hsearch {
+impl<B: Bitboard> Hsearch<B> {
+    pub fn new() -> Hsearch<B> {
+        let w = B::NODES;
+        let t = |n: usize, x: u8| vec![x; n].into_boxed_slice();
+        let sets = |n: usize| vec![B::ZERO; n].into_boxed_slice();
         Hsearch {
-            nf: table(),
-            fulls: table(),
-            ns: table(),
-            semis: table(),
-            keys: table(),
-            adj: [0; W],
-            sadj: [0; W],
-            cell_bit: [0; W],
-            cell_of: [0; W],
-            oldm: table(),
+            nf: t(w * w, 0),
+            fulls: vec![[B::ZERO; FMAX]; w * w].into_boxed_slice(),
+            ns: t(w * w, 0),
+            semis: vec![[B::ZERO; SMAX]; w * w].into_boxed_slice(),
+            keys: vec![[0u8; SMAX]; w * w].into_boxed_slice(),
+            adj: sets(w),
+            sadj: sets(w),
+            cell_bit: sets(w),
+            cell_of: t(w, 0),
+            oldm: t(w * w, 0),
+            node_of: t(w, u8::MAX),
+            node_cells: sets(w + 2),
             queue: Vec::new(),
             origin: Origin::New,
             goal: Goal::Closure,
             stopped: false,
-            edge_cap: 0,
-            edge_union: 0,
+            edge_cap: B::ZERO,
+            edge_union: B::ZERO,
             edge_semis: 0,
             edge_semi: None,
             edge_full: None,
-            rep: [0; W],
+            rep: t(w, 0),
             m: 0,
             changed: Vec::new(),
             damaged: Vec::new(),
-            damaged_with: Box::new([0; W]),
+            damaged_with: sets(w),
             edge_list: Vec::new(),
-            group_cells: [0; W],
+            group_cells: sets(w),
             groups: 0,
         }
     }
@@ -278,11 +305,11 @@ impl Hsearch {
     /// at an edge full or when that intersection becomes empty.
     pub fn run(
         &mut self,
-        bits: &Bits,
-        stones: [u128; 2],
+        bits: &Bits<B>,
+        stones: [B; 2],
         color: Color,
         for_mover: bool,
-    ) -> EdgeInfo {
+    ) -> EdgeInfo<B> {
         let goal = if for_mover {
             Goal::Mover
         } else {
@@ -301,12 +328,12 @@ impl Hsearch {
     /// lists kept different connections.
     pub fn run_seeded(
         &mut self,
-        bits: &Bits,
-        stones: [u128; 2],
+        bits: &Bits<B>,
+        stones: [B; 2],
         color: Color,
         goal: Goal,
-        seed: Option<&Closure>,
-    ) -> EdgeInfo {
+        seed: Option<&Closure<B>>,
+    ) -> EdgeInfo<B> {
         self.m = 0;
         let own = stones[color.index()];
         let (e1, e2) = color.edges();
@@ -317,27 +344,27 @@ impl Hsearch {
         let opp = bits.all & !live;
         let own = own & live;
         let empty = bits.all & !own & !opp;
-        // Number the nodes: edges, groups, empty cells.
-        let mut node_of = [u8::MAX; MAX_BITS];
-        let mut node_cells = [0u128; MAX_BITS + 2];
         let edge1 = bits.flood(bits.edge(e1) & own, own);
         let edge2 = bits.flood(bits.edge(e2) & own, own);
-        let info_won = edge1 & edge2 != 0;
-        if info_won {
+        if (edge1 & edge2).any() {
             return EdgeInfo {
-                full: Some(0),
+                full: Some(B::ZERO),
                 semi: None,
-                semi_cap: 0,
-                semi_union: 0,
+                semi_cap: B::ZERO,
+                semi_union: B::ZERO,
                 semis: 0,
             };
         }
+        // Number the nodes: edges, groups, empty cells.
+        let mut node_cells = std::mem::take(&mut self.node_cells);
+        let mut node_of = std::mem::take(&mut self.node_of);
+        node_of[..bits.n].fill(u8::MAX);
         node_cells[0] = edge1;
         node_cells[1] = edge2;
         let mut m = 2;
         let mut rest = own & !edge1 & !edge2;
-        while rest != 0 {
-            let g = bits.flood(rest & rest.wrapping_neg(), own);
+        while rest.any() {
+            let g = bits.flood(rest.lowest(), own);
             rest &= !g;
             node_cells[m] = g;
             m += 1;
@@ -345,31 +372,30 @@ impl Hsearch {
         let groups = m;
         self.group_cells[..groups].copy_from_slice(&node_cells[..groups]);
         self.groups = groups;
-        if groups + empty.count_ones() as usize > 128 {
+        if groups + empty.count() as usize > B::BITS {
+            self.node_cells = node_cells;
+            self.node_of = node_of;
             return EdgeInfo {
                 semi_cap: bits.all,
-                ..EdgeInfo::default()
+                full: None,
+                semi: None,
+                semi_union: B::ZERO,
+                semis: 0,
             };
         }
         self.rep[0] = END_E1;
         self.rep[1] = END_E2;
         for (k, &cells) in node_cells[..groups].iter().enumerate() {
             if k >= 2 {
-                self.rep[k] = cells.trailing_zeros() as u8;
+                self.rep[k] = cells.first() as u8;
             }
-            let mut c = cells;
-            while c != 0 {
-                let i = c.trailing_zeros() as usize;
-                c &= c - 1;
+            for i in cells.ones() {
                 node_of[i] = k as u8;
             }
         }
-        self.cell_bit[..groups].fill(0);
+        self.cell_bit[..groups].fill(B::ZERO);
         self.cell_of[..groups].fill(0);
-        let mut e = empty;
-        while e != 0 {
-            let i = e.trailing_zeros() as usize;
-            e &= e - 1;
+        for i in empty.ones() {
             node_of[i] = m as u8;
             node_cells[m] = bit(i);
             self.cell_bit[m] = bit(i);
@@ -378,33 +404,59 @@ impl Hsearch {
             m += 1;
         }
         self.m = m;
+        let w = B::NODES;
         for a in 0..m {
-            self.nf[a * W..a * W + m].fill(0);
-            self.oldm[a * W..a * W + m].fill(0);
-            self.ns[a * W..a * W + m].fill(0);
+            self.nf[a * w..a * w + m].fill(0);
+            self.oldm[a * w..a * w + m].fill(0);
+            self.ns[a * w..a * w + m].fill(0);
         }
-        self.adj[..m].fill(0);
-        self.sadj[..m].fill(0);
+        self.adj[..m].fill(B::ZERO);
+        self.sadj[..m].fill(B::ZERO);
         self.queue.clear();
         self.edge_list.clear();
         self.origin = Origin::New;
         self.goal = goal;
         self.stopped = false;
         self.edge_cap = empty;
-        self.edge_union = 0;
+        self.edge_union = B::ZERO;
         self.edge_semis = 0;
         self.edge_semi = None;
         self.edge_full = None;
+        let cells = Cells {
+            own,
+            opp,
+            empty,
+        };
+        let out = self.combine(bits, (stones, color), seed, cells, (&node_of, &node_cells[..m]));
+        self.node_cells = node_cells;
+        self.node_of = node_of;
+        out
+    }
+
+    /// The run's rules once its nodes are numbered (`node_of` per cell,
+    /// `node_cells` per node): the seed, the base connections and edge
+    /// templates, then AND over the queue.
+    fn combine(
+        &mut self,
+        bits: &Bits<B>,
+        (stones, color): ([B; 2], Color),
+        seed: Option<&Closure<B>>,
+        Cells { own, opp, empty }: Cells<B>,
+        (node_of, node_cells): (&[u8], &[B]),
+    ) -> EdgeInfo<B> {
+        let m = node_cells.len();
+        let groups = self.groups;
+        let (e1, e2) = color.edges();
         if let Some(seed) = seed.filter(|s| s.seeds(stones, color)) {
             // Groups holding stones the seed's position did not have.
             let fresh = own & !seed.stones[color.index()];
-            let mut grown = 0u128;
+            let mut grown = B::ZERO;
             for (k, &cells) in node_cells[..groups].iter().enumerate() {
-                if cells & fresh != 0 {
+                if (cells & fresh).any() {
                     grown |= bit(k);
                 }
             }
-            self.seed(seed, &node_of, own, opp, grown);
+            self.seed(seed, node_of, own, opp, grown);
             if self.stopped {
                 self.m = 0;
                 return self.info();
@@ -419,12 +471,10 @@ impl Hsearch {
                 near |= edge_touch[a];
             }
             near &= empty | own;
-            while near != 0 {
-                let i = near.trailing_zeros() as usize;
-                near &= near - 1;
+            for i in near.ones() {
                 let b = node_of[i] as usize;
                 if b > a && b != usize::from(u8::MAX) {
-                    self.add_full(a, b, 0);
+                    self.add_full(a, b, B::ZERO);
                 }
             }
         }
@@ -437,10 +487,10 @@ impl Hsearch {
             } else {
                 continue;
             };
-            if (bit(anchor as usize) | carrier) & opp != 0 {
+            if ((bit::<B>(anchor as usize) | carrier) & opp).any() {
                 continue;
             }
-            let a = node_of[anchor as usize & (MAX_BITS - 1)] as usize;
+            let a = node_of[anchor as usize] as usize;
             if a == usize::from(u8::MAX) || a == end {
                 continue;
             }
@@ -468,7 +518,7 @@ impl Hsearch {
         self.info()
     }
 
-    fn info(&self) -> EdgeInfo {
+    fn info(&self) -> EdgeInfo<B> {
         EdgeInfo {
             full: self.edge_full,
             semi: self.edge_semi,

@@ -1,7 +1,13 @@
 //! Regression tests of the bitboard H-search: pinned checksums over random positions and seeded runs against fresh runs and brute force.
 
 use super::*;
-use crate::board::Geometry;
+use crate::board::{Geometry, Wide};
+
+/// These tests build their positions on `u128`s; [`same_on_wide_boards`]
+/// runs them on the other types too.
+fn bit(i: usize) -> u128 {
+    1 << i
+}
 
 struct Rng(u64);
 
@@ -42,7 +48,7 @@ fn fold(h: &mut u64, v: u128) {
     }
 }
 
-fn fold_info(h: &mut u64, info: &EdgeInfo) {
+fn fold_info(h: &mut u64, info: &EdgeInfo<u128>) {
     match info.full {
         Some(c) => {
             fold(h, 1);
@@ -68,7 +74,7 @@ fn fold_info(h: &mut u64, info: &EdgeInfo) {
 #[test]
 fn checksum_of_random_positions_is_pinned() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut hs = Hsearch::new();
+    let mut hs = Hsearch::<u128>::new();
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     let mut found = [0usize; 3];
     for round in 0..4000 {
@@ -112,7 +118,7 @@ fn add_stones(rng: &mut Rng, n: usize, st: [u128; 2], k: usize) -> [u128; 2] {
 }
 
 /// What the solver reads from a run: who is decided, and the mustplay.
-fn verdict(info: &EdgeInfo, goal: Goal, empty: u128) -> (bool, u128) {
+fn verdict(info: &EdgeInfo<u128>, goal: Goal, empty: u128) -> (bool, u128) {
     let decided = info.full.is_some()
         || (goal == Goal::Mover && info.semi.is_some())
         || (goal == Goal::Opponent && info.semis > 0 && info.semi_cap & empty == 0);
@@ -131,7 +137,7 @@ fn verdict(info: &EdgeInfo, goal: Goal, empty: u128) -> (bool, u128) {
 #[test]
 fn a_seed_of_the_same_position_gives_the_same_verdicts() {
     let mut rng = Rng(0x51ed_270b_2718_2818);
-    let (mut hs, mut fresh) = (Hsearch::new(), Hsearch::new());
+    let (mut hs, mut fresh) = (Hsearch::<u128>::new(), Hsearch::<u128>::new());
     let mut closure = Closure::default();
     let mut exported = 0;
     for _ in 0..600 {
@@ -170,7 +176,7 @@ fn a_seed_of_the_same_position_gives_the_same_verdicts() {
 #[test]
 fn seeded_runs_find_what_fresh_runs_find() {
     let mut rng = Rng(0x0bad_5eed_1234_5678);
-    let (mut hs, mut fresh) = (Hsearch::new(), Hsearch::new());
+    let (mut hs, mut fresh) = (Hsearch::<u128>::new(), Hsearch::<u128>::new());
     let (mut closure, mut next) = (Closure::default(), Closure::default());
     let (mut decided, mut missed, mut extra) = (0, 0, 0);
     let (mut seeded_must, mut fresh_must) = (0, 0);
@@ -230,7 +236,7 @@ fn seeded_runs_find_what_fresh_runs_find() {
 
 /// Who wins with `to_move` to play, by exhaustive search.
 fn brute(
-    bits: &Bits,
+    bits: &Bits<u128>,
     st: [u128; 2],
     to_move: Color,
     memo: &mut std::collections::HashMap<([u128; 2], Color), Color>,
@@ -268,12 +274,12 @@ fn brute(
 #[test]
 fn seeded_decisions_are_right() {
     let mut rng = Rng(0x7f4a_7c15_9e37_79b9);
-    let mut hs = Hsearch::new();
+    let mut hs = Hsearch::<u128>::new();
     let mut closure = Closure::default();
     let mut checked = 0;
     for _ in 0..1500 {
         let (w, h) = (3 + rng.below(3), 3 + rng.below(3));
-        let bits = Bits::new(&Geometry::new(w, h).unwrap()).unwrap();
+        let bits = Bits::<u128>::new(&Geometry::new(w, h).unwrap()).unwrap();
         let before = {
             let k = rng.below(bits.n / 3 + 1);
             random_stones(&mut rng, bits.n, k)
@@ -337,7 +343,7 @@ fn time_random_seven_by_seven() {
             (st, Color::BOTH[i % 2], i % 4 < 2)
         })
         .collect();
-    let mut hs = Hsearch::new();
+    let mut hs = Hsearch::<u128>::new();
     let mut sink = 0usize;
     let reps = 20;
     let start = std::time::Instant::now();
@@ -349,4 +355,77 @@ fn time_random_seven_by_seven() {
     }
     let ns = start.elapsed().as_nanos() as f64 / (reps * cases.len()) as f64;
     println!("vc run: {ns:.0} ns/run (sink {sink})");
+}
+
+fn widen<B: Bitboard>(x: u128) -> B {
+    B::from_words(&[x as u64, (x >> 64) as u64])
+}
+
+fn narrow<B: Bitboard>(x: B) -> u128 {
+    x.ones().fold(0, |a, i| a | 1 << i)
+}
+
+fn narrow_info<B: Bitboard>(i: EdgeInfo<B>) -> EdgeInfo<u128> {
+    EdgeInfo {
+        full: i.full.map(narrow),
+        semi: i.semi.map(|(k, c)| (k, narrow(c))),
+        semi_cap: narrow(i.semi_cap),
+        semi_union: narrow(i.semi_union),
+        semis: i.semis,
+    }
+}
+
+/// One line of runs on `B`: per position, the fill-in, both goals' runs
+/// seeded from the last closure, the closure run and its decomposition,
+/// all in `u128`s, for comparison across types.
+fn line_on<B: Bitboard>(g: &Geometry, line: &[[u128; 2]], color: Color) -> Vec<String> {
+    let bits = Bits::<B>::new(g).unwrap();
+    let mut hs = Hsearch::<B>::new();
+    let (mut closure, mut next) = (Closure::default(), Closure::default());
+    let mut out = Vec::new();
+    for st in line {
+        let mut st = [widen::<B>(st[0]), widen::<B>(st[1])];
+        let filled = crate::solver::ice::fill_in(&bits, &mut st, color);
+        out.push(format!(
+            "fill {:?} {:x}",
+            filled.stones.map(narrow),
+            narrow(filled.captured)
+        ));
+        for goal in [Goal::Mover, Goal::Opponent] {
+            let info = hs.run_seeded(&bits, st, color, goal, Some(&closure));
+            out.push(format!("{goal:?} {:?}", narrow_info(info)));
+        }
+        let info = hs.run_seeded(&bits, st, color, Goal::Closure, Some(&closure));
+        let exported = hs.export(st, 0, color, &mut next);
+        let decomposition = hs.decomposition(&bits, st, color).map(narrow);
+        out.push(format!("closure {:?} {exported} {decomposition:?}", narrow_info(info)));
+        if exported {
+            std::mem::swap(&mut closure, &mut next);
+        }
+    }
+    out
+}
+
+/// The H-search, its seeded runs, exports and decompositions and the
+/// fill-in find the same on every bitboard type, along random lines of
+/// play on boards up to 11x11.
+#[test]
+fn same_on_wide_boards() {
+    let mut rng = Rng(0x77ee_1d3b_0a5c_9f21);
+    for _ in 0..120 {
+        let s = 3 + rng.below(9);
+        let g = Geometry::new(s, s).unwrap();
+        let n = s * s;
+        let k = rng.below(n / 4 + 1);
+        let mut st = random_stones(&mut rng, n, k);
+        let mut line = vec![st];
+        for _ in 0..6 {
+            st = add_stones(&mut rng, n, st, 1);
+            line.push(st);
+        }
+        let color = Color::BOTH[rng.below(2)];
+        let narrow_line = line_on::<u128>(&g, &line, color);
+        assert_eq!(narrow_line, line_on::<Wide<3>>(&g, &line, color), "{s}x{s}");
+        assert_eq!(narrow_line, line_on::<Wide<4>>(&g, &line, color), "{s}x{s}");
+    }
 }

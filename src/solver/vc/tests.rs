@@ -16,7 +16,7 @@ fn position(n: usize, black: &[&str], white: &[&str]) -> Position {
     p
 }
 
-fn run(p: &Position, color: Color, for_mover: bool) -> EdgeInfo {
+fn run(p: &Position, color: Color, for_mover: bool) -> EdgeInfo<u128> {
     let bits = Bits::new(p.geometry()).unwrap();
     Hsearch::new().run(&bits, stones(p), color, for_mover)
 }
@@ -60,5 +60,5 @@ fn mustplay_is_the_common_cells_of_the_threats() {
     assert!(info.semis > 0);
     let g = p.geometry();
     let b1 = g.parse_cell("b1").unwrap().index();
-    assert!(info.semi_cap & bit(b1) != 0);
+    assert!(info.semi_cap & bit::<u128>(b1) != 0);
 }
