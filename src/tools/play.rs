@@ -20,6 +20,7 @@ use crate::engine::{Engine, ParamGroup};
 use crate::game::MoveArg;
 use crate::game::{Game, Move};
 use crate::htp::answer;
+use crate::present::diagram::{Style, capitalised, rhombus};
 use crate::search::{Level, SearchParams};
 use crate::sgf::{SgfAction, SgfMove, SgfNode};
 
@@ -96,69 +97,6 @@ Type a cell to play there: a column letter and a row number, such as f6
   board           draw the board again
   help            this text
   quit            leave (asks again if the game is not saved)";
-
-/// The ANSI styles of the coloured board.
-const RESET: &str = "\x1b[0m";
-const BLACK_STYLE: &str = "\x1b[1;31m";
-const WHITE_STYLE: &str = "\x1b[1;34m";
-const EMPTY_STYLE: &str = "\x1b[2m";
-const LAST_STYLE: &str = "\x1b[1;33m";
-
-/// The board as `showboard` draws it, with colour: Black's stones and edge
-/// letters (top and bottom) red, White's stones and row numbers (left and
-/// right) blue, the last move's brackets yellow.
-pub fn coloured_board(game: &Game) -> String {
-    let pos = game.position();
-    let g = game.geometry();
-    let (w, h) = (g.width(), g.height());
-    let label = h.to_string().len();
-    let letters: Vec<String> = (0..w)
-        .map(|c| ((b'a' + c as u8) as char).to_string())
-        .collect();
-    let letters = format!("{BLACK_STYLE}{}{RESET}", letters.join(" "));
-    let last = game.last_move_cell();
-    let mut out = format!("{}{letters}\n", " ".repeat(label + 1));
-    for row in 0..h {
-        let number = format!("{WHITE_STYLE}{}{RESET}", row + 1);
-        let pad = label - (row + 1).to_string().len();
-        let mut line = format!("{}{number}", " ".repeat(row + pad));
-        for col in 0..w {
-            let cell = g.cell_at(col, row).expect("in range");
-            if Some(cell) == last {
-                line.push_str(&format!("{LAST_STYLE}({RESET}"));
-            } else if col > 0 && g.cell_at(col - 1, row) == last {
-                line.push_str(&format!("{LAST_STYLE}){RESET}"));
-            } else {
-                line.push(' ');
-            }
-            match pos.stone(cell) {
-                Some(Color::Black) => line.push_str(&format!("{BLACK_STYLE}B{RESET}")),
-                Some(Color::White) => line.push_str(&format!("{WHITE_STYLE}W{RESET}")),
-                None => line.push_str(&format!("{EMPTY_STYLE}.{RESET}")),
-            }
-        }
-        if g.cell_at(w - 1, row) == last {
-            line.push_str(&format!("{LAST_STYLE}){RESET}"));
-        } else {
-            line.push(' ');
-        }
-        line.push_str(&number);
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.push_str(&format!("{}{letters}\n", " ".repeat(h - 1 + label + 1)));
-    out.push_str(&format!(
-        "{BLACK_STYLE}Black{RESET} (B) joins top and bottom, {WHITE_STYLE}White{RESET} (W) joins left and right.\n"
-    ));
-    out
-}
-
-fn capitalised(c: Color) -> &'static str {
-    match c {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
 
 fn edges(c: Color) -> &'static str {
     match c {
@@ -282,20 +220,12 @@ impl Session {
     }
 
     fn draw(&self) {
-        let picture = if self.styled {
-            coloured_board(self.game())
+        let style = if self.styled {
+            Style::Ansi
         } else {
-            // The same picture as the HTP answer, without its legend lines
-            // that follow the footer and with the first newline dropped.
-            let full = crate::present::diagram::showboard(self.game());
-            let h = self.game().geometry().height();
-            full.trim_start_matches('\n')
-                .lines()
-                .take(h + 3)
-                .map(|l| format!("{l}\n"))
-                .collect()
+            Style::Plain
         };
-        let mut text = picture;
+        let mut text = rhombus(self.game(), style);
         if let Some((c, mv)) = self.game().moves().last() {
             let what = match mv {
                 Move::Cell(cell) => format!("played {}", self.game().geometry().name(cell)),
