@@ -28,12 +28,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::WIN;
+use super::params::DEFAULT_CONN_CAPS;
 use super::tt::{Bound, Tt, TtEntry, side_key as tt_key, to_tt};
 use super::worker::INF;
 use crate::board::{Bitboard, Cell, Color, Geometry, Position, Wide, zobrist_key};
 use crate::knowledge::circuit::Circuit;
 use crate::solver::ice;
-use crate::solver::vc::{self, Bits, Closure, Goal, Hsearch, bit, cells, stones};
+use crate::solver::vc::{self, Bits, Caps, Closure, Goal, Hsearch, bit, cells, stones};
 
 /// The score's scale: `SCALE * ln(R_opp / R_own)`, clamped to
 /// `SCALE * CLAMP` (the two-distance and resistance evaluations' scale).
@@ -187,39 +188,50 @@ impl Default for Searchers {
 }
 
 impl Searchers {
-    /// `n` searchers for `pos`'s board, keeping those of `self` that are
-    /// for it (their tables are some MiB each), their counts reset.
-    /// `None` when the board does not fit.
-    pub fn for_board(self, pos: &Position, n: usize) -> Option<Searchers> {
-        fn keep<B: Bitboard>(mut v: Vec<ConnSearch<B>>, pos: &Position, n: usize) -> Option<Vec<ConnSearch<B>>> {
-            v.retain(|s| s.is_for(pos));
+    /// `n` searchers for `pos`'s board with H-search caps `caps`,
+    /// keeping those of `self` that are for them (their tables are some
+    /// MiB each), their counts reset. `None` when the board does not fit.
+    pub fn for_board(self, pos: &Position, n: usize, caps: Caps) -> Option<Searchers> {
+        fn keep<B: Bitboard>(
+            mut v: Vec<ConnSearch<B>>,
+            pos: &Position,
+            n: usize,
+            caps: Caps,
+        ) -> Option<Vec<ConnSearch<B>>> {
+            v.retain(|s| s.is_for(pos) && s.hs.caps() == Caps::new(caps.fulls, caps.semis));
             v.truncate(n);
             while v.len() < n {
-                v.push(ConnSearch::new(pos)?);
+                v.push(ConnSearch::with_caps(pos, caps)?);
             }
             v.iter_mut().for_each(|s| s.reset());
             Some(v)
         }
         let width = Width::of(pos.geometry())?;
         Some(match (width, self) {
-            (Width::Narrow, Searchers::Narrow(v)) => Searchers::Narrow(keep(v, pos, n)?),
-            (Width::Narrow, _) => Searchers::Narrow(keep(Vec::new(), pos, n)?),
-            (Width::Three, Searchers::Three(v)) => Searchers::Three(keep(v, pos, n)?),
-            (Width::Three, _) => Searchers::Three(keep(Vec::new(), pos, n)?),
-            (Width::Four, Searchers::Four(v)) => Searchers::Four(keep(v, pos, n)?),
-            (Width::Four, _) => Searchers::Four(keep(Vec::new(), pos, n)?),
+            (Width::Narrow, Searchers::Narrow(v)) => Searchers::Narrow(keep(v, pos, n, caps)?),
+            (Width::Narrow, _) => Searchers::Narrow(keep(Vec::new(), pos, n, caps)?),
+            (Width::Three, Searchers::Three(v)) => Searchers::Three(keep(v, pos, n, caps)?),
+            (Width::Three, _) => Searchers::Three(keep(Vec::new(), pos, n, caps)?),
+            (Width::Four, Searchers::Four(v)) => Searchers::Four(keep(v, pos, n, caps)?),
+            (Width::Four, _) => Searchers::Four(keep(Vec::new(), pos, n, caps)?),
         })
     }
 }
 
 impl<B: Bitboard> ConnSearch<B> {
-    /// `None` when the board does not fit `B` ([`vc::fits`]).
+    /// With the default caps ([`DEFAULT_CONN_CAPS`]); `None` when the
+    /// board does not fit `B` ([`vc::fits`]).
     pub fn new(pos: &Position) -> Option<ConnSearch<B>> {
+        ConnSearch::with_caps(pos, DEFAULT_CONN_CAPS)
+    }
+
+    /// With H-search caps `caps`.
+    pub fn with_caps(pos: &Position, caps: Caps) -> Option<ConnSearch<B>> {
         let g = pos.geometry();
         Some(ConnSearch {
             dims: (g.width(), g.height()),
             bits: Bits::new(g)?,
-            hs: Hsearch::new(),
+            hs: Hsearch::with_caps(caps),
             circuit: Circuit::new(),
             frames: Vec::new(),
             root: None,

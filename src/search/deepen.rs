@@ -279,7 +279,8 @@ impl Searcher {
         // The searchers (their H-search tables and connection stacks, some
         // MiB each) are kept from move to move while the board stays.
         let nthreads = self.threads.max(1);
-        let mut searchers = std::mem::take(&mut self.conn).for_board(pos, nthreads)?;
+        let caps = self.params.conn_caps;
+        let mut searchers = std::mem::take(&mut self.conn).for_board(pos, nthreads, caps)?;
         let clock = (start, budget);
         let out = match &mut searchers {
             Searchers::Narrow(v) => self.search_conn_with(v, root, stop, clock, report),

@@ -7,6 +7,10 @@ use std::str::FromStr;
 use super::DEFAULT_ENDGAME_EMPTY_PCT;
 use crate::eval::EvalKind;
 use crate::params::Param;
+use crate::solver::vc::Caps;
+
+/// The connection search's H-search caps by default.
+pub const DEFAULT_CONN_CAPS: Caps = Caps::SOLVER;
 
 /// Playing strength.
 ///
@@ -106,11 +110,15 @@ pub struct SearchParams {
     /// connections at every node, resistance over them as the evaluation.
     /// 0: never. See [`DEFAULT_ENDGAME_EMPTY_PCT`].
     pub endgame_empty_pct: usize,
-    /// On boards of at most 128 cells, search with the connections at
+    /// On boards of at most 252 cells, search with the connections at
     /// every node from the first move ([`connsearch`]) instead of the
     /// distance search and the endgame search
     /// (`param_ferrohex connection_search 0|1`).
     pub connection_search: bool,
+    /// The connection search's H-search: how many full and semi
+    /// connections it keeps per node pair (`param_ferrohex conn_fulls`,
+    /// `conn_semis`).
+    pub conn_caps: Caps,
     /// At levels hard and max, the first moves of a game keep to the
     /// board's centre ([`opening_region`]; `param_ferrohex opening_centre
     /// 0|1`).
@@ -130,6 +138,7 @@ impl Default for SearchParams {
             knowledge: true,
             endgame_empty_pct: DEFAULT_ENDGAME_EMPTY_PCT,
             connection_search: true,
+            conn_caps: DEFAULT_CONN_CAPS,
             opening_centre: true,
         }
     }
@@ -199,9 +208,23 @@ impl SearchParams {
             ),
             Param::flag(
                 "connection_search",
-                "the connection search from the first move on boards of at most 128 cells",
+                "the connection search from the first move on boards of at most 252 cells",
                 |p: &P| p.connection_search,
                 |p, b| p.connection_search = b,
+            ),
+            Param::int(
+                "conn_fulls",
+                (1, Caps::MAX_FULLS),
+                "full connections the connection search keeps per pair of its H-search's nodes",
+                |p: &P| p.conn_caps.fulls,
+                |p, n| p.conn_caps.fulls = n,
+            ),
+            Param::int(
+                "conn_semis",
+                (1, Caps::MAX_SEMIS),
+                "semi connections the connection search keeps per pair of its H-search's nodes",
+                |p: &P| p.conn_caps.semis,
+                |p, n| p.conn_caps.semis = n,
             ),
             Param::flag(
                 "opening_centre",

@@ -36,9 +36,10 @@ impl<B: Bitboard> Hsearch<B> {
         let block = c | self.cell_bit[a];
         // The list (b, z) cannot change below: only the pair (a, z) does.
         let p = ix::<B>(b, z);
-        let nf = self.nf[p] as usize;
-        for k in 0..nf.min(FMAX) {
-            let d = self.fulls[p][k];
+        let fc = self.caps.fulls;
+        let nf = (self.nf[p] as usize).min(fc);
+        for k in 0..nf {
+            let d = self.fulls[p * fc + k];
             if (d & block).any() || skip >> k & 1 != 0 {
                 continue;
             }
@@ -61,7 +62,8 @@ impl<B: Bitboard> Hsearch<B> {
         }
         let p = ix::<B>(a, b);
         let nf = self.nf[p] as usize;
-        let fl = &mut self.fulls[p];
+        let fc = self.caps.fulls;
+        let fl = &mut self.fulls[p * fc..p * fc + fc];
         if fl.iter().take(nf).any(|&f| (f & !c).is_empty()) {
             return;
         }
@@ -78,17 +80,16 @@ impl<B: Bitboard> Hsearch<B> {
                 k += 1;
             }
         }
-        old &= (1 << n) - 1;
-        if n < FMAX {
+        old &= ((1u16 << n) - 1) as u8;
+        if n < fc {
             fl[n] = c;
             old |= u8::from(self.origin == Origin::Old) << n;
         }
-        let list = *fl;
         let q = ix::<B>(b, a);
-        self.fulls[q] = list;
+        self.fulls.copy_within(p * fc..p * fc + fc, q * fc);
         self.oldm[p] = old;
         self.oldm[q] = old;
-        if n == FMAX {
+        if n == fc {
             self.nf[p] = n as u8;
             self.nf[q] = n as u8;
             return;
@@ -141,11 +142,12 @@ impl<B: Bitboard> Hsearch<B> {
         if key == NO_KEY {
             let (p, q) = (ix::<B>(a, b), ix::<B>(b, a));
             let n = self.nf[p] as usize;
-            if n >= FMAX {
+            let fc = self.caps.fulls;
+            if n >= fc {
                 return;
             }
-            self.fulls[p][n] = c;
-            self.fulls[q][n] = c;
+            self.fulls[p * fc + n] = c;
+            self.fulls[q * fc + n] = c;
             self.oldm[p] |= 1 << n;
             self.oldm[q] = self.oldm[p];
             self.nf[p] = (n + 1) as u8;
@@ -159,9 +161,10 @@ impl<B: Bitboard> Hsearch<B> {
         } else {
             let p = ix::<B>(a.min(b), a.max(b));
             let n = self.ns[p] as usize;
-            if n < SMAX {
-                self.semis[p][n] = c;
-                self.keys[p][n] = key;
+            let sc = self.caps.semis;
+            if n < sc {
+                self.semis[p * sc + n] = c;
+                self.keys[p * sc + n] = key;
                 self.ns[p] = (n + 1) as u8;
                 self.sadj[a.min(b)] |= bit(a.max(b));
             }
@@ -176,16 +179,18 @@ impl<B: Bitboard> Hsearch<B> {
         debug_assert!(a != b);
         let p = ix::<B>(a, b);
         let nf = self.nf[p] as usize;
-        if self.fulls[p].iter().take(nf).any(|&f| (f & !s).is_empty()) {
+        let fc = self.caps.fulls;
+        if self.fulls[p * fc..p * fc + nf.min(fc)].iter().any(|&f| (f & !s).is_empty()) {
             return;
         }
         let p = if a < b { p } else { ix::<B>(b, a) };
         let ns = self.ns[p] as usize;
-        let sl = &mut self.semis[p];
+        let sc = self.caps.semis;
+        let sl = &mut self.semis[p * sc..p * sc + sc];
         if sl.iter().take(ns).any(|&x| (x & !s).is_empty()) {
             return;
         }
-        let kl = &mut self.keys[p];
+        let kl = &mut self.keys[p * sc..p * sc + sc];
         let mut k = 0;
         let mut n = ns;
         while k < n {
@@ -199,7 +204,7 @@ impl<B: Bitboard> Hsearch<B> {
         }
         // A full list keeps its semis, but the new one still counts for
         // the edges' mustplay and may still complete an OR.
-        if n == SMAX {
+        if n == sc {
             self.ns[p] = n as u8;
         } else {
             sl[n] = s;
@@ -216,7 +221,7 @@ impl<B: Bitboard> Hsearch<B> {
         // OR: the new semi with others whose carriers leave no common cell.
         if n >= 1
             && self.origin != Origin::Old
-            && let Some(u) = or_combine(&self.semis[p][..n], s)
+            && let Some(u) = or_combine(&self.semis[p * sc..p * sc + n], s)
         {
             let origin = std::mem::replace(&mut self.origin, Origin::New);
             self.add_full(a, b, u);

@@ -117,8 +117,9 @@ impl<B: Bitboard> Hsearch<B> {
         for x in xs.ones() {
             let x = node::<B>(x);
             let p = ix::<B>(a, x);
-            for k in 0..(self.nf[p] as usize).min(FMAX) {
-                let c = self.fulls[p][k];
+            let fc = self.caps.fulls;
+            for k in 0..(self.nf[p] as usize).min(fc) {
+                let c = self.fulls[p * fc + k];
                 if (c & self.cell_bit[b]).is_empty() {
                     self.and_pair(a, x, b, c, 0);
                 }
@@ -146,7 +147,7 @@ impl<B: Bitboard> Hsearch<B> {
             for &carrier in fulls {
                 out.push(
                     Conn::new(carrier, self.rep[a], self.rep[b], NO_KEY),
-                    fulls.len() == FMAX,
+                    fulls.len() == self.caps.fulls,
                 );
             }
         });
@@ -163,11 +164,13 @@ impl<B: Bitboard> Hsearch<B> {
             let bs = self.sadj[a] & !bit::<B>(E2);
             for b in bs.ones() {
                 let p = ix::<B>(a, b);
-                let ns = (self.ns[p] as usize).min(SMAX);
+                let sc = self.caps.semis;
+                let ns = (self.ns[p] as usize).min(sc);
                 for k in 0..ns {
+                    let (carrier, key) = (self.semis[p * sc + k], self.keys[p * sc + k]);
                     out.push(
-                        Conn::new(self.semis[p][k], self.rep[a], self.rep[b], self.keys[p][k]),
-                        ns == SMAX,
+                        Conn::new(carrier, self.rep[a], self.rep[b], key),
+                        ns == sc,
                     );
                 }
             }
@@ -208,7 +211,7 @@ impl<B: Bitboard> Hsearch<B> {
                     continue;
                 }
                 let p = ix::<B>(a, b);
-                let fulls = &self.fulls[p][..(self.nf[p] as usize).min(FMAX)];
+                let fulls = self.full_list(p);
                 let better = |c: B, best: Option<B>| {
                     c.any() && best.is_none_or(|x| c.count() < x.count())
                 };
@@ -240,6 +243,13 @@ impl<B: Bitboard> Hsearch<B> {
         best
     }
 
+    /// The kept fulls of the pair at table index `p`.
+    #[inline]
+    fn full_list(&self, p: usize) -> &[B] {
+        let fc = self.caps.fulls;
+        &self.fulls[p * fc..p * fc + (self.nf[p] as usize).min(fc)]
+    }
+
     /// The last finished run's connection graph: its number of nodes
     /// (node 0 is the colour's first edge, node 1 its second; then its
     /// groups, then the empty cells); 0 when the run stopped early.
@@ -267,8 +277,7 @@ impl<B: Bitboard> Hsearch<B> {
             let bs = self.adj[a] & B::above(a);
             for b in bs.ones() {
                 let p = ix::<B>(a, b);
-                let n = (self.nf[p] as usize).min(FMAX);
-                f(a, b, &self.fulls[p][..n]);
+                f(a, b, self.full_list(p));
             }
         }
     }

@@ -26,9 +26,33 @@ pub use bits::{Bits, bit, cells, fits, stones};
 
 use crate::board::{Bitboard, Color};
 
-const FMAX: usize = 4;
-const SMAX: usize = 8;
 const ORMAX: usize = 4;
+
+/// How many connections H-search keeps per node pair: more find more
+/// (each list's combinations), fewer are faster. A full list may hold
+/// at most [`Caps::MAX_FULLS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    pub fulls: usize,
+    pub semis: usize,
+}
+
+impl Caps {
+    /// The solver's: 4 fulls and 8 semis a pair.
+    pub const SOLVER: Caps = Caps { fulls: 4, semis: 8 };
+    /// The most fulls a list may keep (their seeded flags are a byte).
+    pub const MAX_FULLS: usize = 8;
+    /// The most semis a list may keep.
+    pub const MAX_SEMIS: usize = 64;
+
+    /// `fulls` and `semis` brought into 1..=MAX_FULLS and 1..=MAX_SEMIS.
+    pub fn new(fulls: usize, semis: usize) -> Caps {
+        Caps {
+            fulls: fulls.clamp(1, Caps::MAX_FULLS),
+            semis: semis.clamp(1, Caps::MAX_SEMIS),
+        }
+    }
+}
 
 /// What H-search found for one colour that the solver uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,12 +80,15 @@ pub struct EdgeInfo<B: Bitboard> {
 pub struct Hsearch<B: Bitboard> {
     /// Per ordered pair: how many fulls (mirrored).
     nf: Box<[u8]>,
-    /// Per ordered pair: the fulls (mirrored).
-    fulls: Box<[[B; FMAX]]>,
+    /// The list lengths.
+    caps: Caps,
+    /// Per ordered pair: the fulls (mirrored), `caps.fulls` a pair.
+    fulls: Box<[B]>,
     /// Per unordered pair: how many semis.
     ns: Box<[u8]>,
-    semis: Box<[[B; SMAX]]>,
-    keys: Box<[[u8; SMAX]]>,
+    /// Per unordered pair: the semis and their keys, `caps.semis` a pair.
+    semis: Box<[B]>,
+    keys: Box<[u8]>,
     /// Per node: the nodes it has a full connection with.
     adj: Box<[B]>,
     /// Per node: the later nodes it has a semi with.
@@ -262,16 +289,23 @@ fn node<B: Bitboard>(a: usize) -> usize {
 }
 
 impl<B: Bitboard> Hsearch<B> {
+    /// With the solver's caps ([`Caps::SOLVER`]).
     pub fn new() -> Hsearch<B> {
+        Hsearch::with_caps(Caps::SOLVER)
+    }
+
+    pub fn with_caps(caps: Caps) -> Hsearch<B> {
+        let caps = Caps::new(caps.fulls, caps.semis);
         let w = B::NODES;
         let t = |n: usize, x: u8| vec![x; n].into_boxed_slice();
         let sets = |n: usize| vec![B::ZERO; n].into_boxed_slice();
         Hsearch {
             nf: t(w * w, 0),
-            fulls: vec![[B::ZERO; FMAX]; w * w].into_boxed_slice(),
+            caps,
+            fulls: sets(w * w * caps.fulls),
             ns: t(w * w, 0),
-            semis: vec![[B::ZERO; SMAX]; w * w].into_boxed_slice(),
-            keys: vec![[0u8; SMAX]; w * w].into_boxed_slice(),
+            semis: sets(w * w * caps.semis),
+            keys: t(w * w * caps.semis, 0),
             adj: sets(w),
             sadj: sets(w),
             cell_bit: sets(w),
@@ -526,6 +560,11 @@ impl<B: Bitboard> Hsearch<B> {
             semi_union: self.edge_union,
             semis: self.edge_semis,
         }
+    }
+
+    /// The list lengths this H-search keeps.
+    pub fn caps(&self) -> Caps {
+        self.caps
     }
 
     /// Whether the last run went to the end (it did not stop early or give
