@@ -6,7 +6,7 @@
 #   A=$(../shared/anchors/setup.sh) scripts/readme-figures.sh [ROW...]
 #
 # Rows: bench connsearch endgame opening dfpn6 dfpn7 solver (minutes each)
-# and wolve11 mohex11 wolve9 wolve13 swap (matches, 10-40 minutes each).
+# and wolve11 mohex11 wolve9 wolve13 swap levels (matches, 10-40 minutes each).
 # With no ROW, the quick ones (bench connsearch opening dfpn6).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -136,6 +136,19 @@ for r in $rows; do
             "ferrohex match \"target/release/ferrohex --max-time 1\" \"\$A/benzene/wolve --quiet --use-logfile 0\" --setup \"param_game allow_swap 1\" --setup2 \"param_wolve max_time 1\" --swap --size 11 --games 10 --timeout 6" \
             "1" 10 "$ferrohex1" "$wolve" --setup "param_game allow_swap 1" --setup2 "param_wolve max_time 1" \
             --swap --size 11 --timeout 6
+        ;;
+    levels)
+        # Each pair of levels, 10 games on 9x9 at 0.3 s a move, one thread each.
+        scores=()
+        for pair in "easy medium" "medium hard" "hard max" "easy hard" "medium max" "easy max"; do
+            set -- $pair
+            "$bin" match "$bin --level $1 --max-time 0.3 --threads 1" "$bin --level $2 --max-time 0.3 --threads 1" \
+                --name1 "$1" --name2 "$2" --size 9 --openings "$shared/openings/9x9-all-1ply" --seed 3 \
+                --games 10 --jobs 2 --timeout 3 > "$tmp/levels.txt" 2>&1
+            scores+=("$(awk -v a="$1" -v b="$2" '$1 == a && $2 ~ /^[0-9]+$/ { x = $2 } $1 == b && $2 ~ /^[0-9]+$/ { y = $2 } END { print a " " x "-" y " " b }' "$tmp/levels.txt")")
+        done
+        row "levels round-robin, 9x9, 0.3 s a move, one thread, 10 games a pair" "$(IFS=';'; echo "${scores[*]}" | sed 's/;/; /g')" \
+            "ferrohex match \"ferrohex --level A --max-time 0.3 --threads 1\" \"ferrohex --level B --max-time 0.3 --threads 1\" --size 9 --openings ../shared/openings/9x9-all-1ply --seed 3 --games 10 --jobs 2 --timeout 3"
         ;;
     *)
         echo "unknown row: $r" >&2
