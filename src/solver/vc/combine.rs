@@ -86,7 +86,11 @@ impl<B: Bitboard> Hsearch<B> {
             old |= u8::from(self.origin == Origin::Old) << n;
         }
         let q = ix::<B>(b, a);
-        self.fulls.copy_within(p * fc..p * fc + fc, q * fc);
+        // Element by element: the lists are short, and a copy of a
+        // length known only at run time would be a call to memmove.
+        for k in 0..n + usize::from(n < fc) {
+            self.fulls[q * fc + k] = self.fulls[p * fc + k];
+        }
         self.oldm[p] = old;
         self.oldm[q] = old;
         if n == fc {

@@ -79,27 +79,27 @@ pub struct EdgeInfo<B: Bitboard> {
 /// at `ix(min, max)`. Only the counts are cleared between runs.
 pub struct Hsearch<B: Bitboard> {
     /// Per ordered pair: how many fulls (mirrored).
-    nf: Box<[u8]>,
+    nf: Box<[u8; MAXP]>,
     /// The list lengths.
     caps: Caps,
     /// Per ordered pair: the fulls (mirrored), `caps.fulls` a pair.
     fulls: Box<[B]>,
     /// Per unordered pair: how many semis.
-    ns: Box<[u8]>,
+    ns: Box<[u8; MAXP]>,
     /// Per unordered pair: the semis and their keys, `caps.semis` a pair.
     semis: Box<[B]>,
     keys: Box<[u8]>,
     /// Per node: the nodes it has a full connection with.
-    adj: Box<[B]>,
+    adj: Box<[B; MAXN]>,
     /// Per node: the later nodes it has a semi with.
-    sadj: Box<[B]>,
+    sadj: Box<[B; MAXN]>,
     /// Per node: its cell's bit when it is an empty cell, else empty.
-    cell_bit: Box<[B]>,
+    cell_bit: Box<[B; MAXN]>,
     /// Per node: the cell index (empty cells only).
-    cell_of: Box<[u8]>,
+    cell_of: Box<[u8; MAXN]>,
     /// Per ordered pair (mirrored): bit k set when full k was seeded
     /// unchanged from the parent run.
-    oldm: Box<[u8]>,
+    oldm: Box<[u8; MAXP]>,
     /// Per cell: its node in the current run (`u8::MAX`: none).
     node_of: Box<[u8]>,
     /// Per node: its cells in the current run.
@@ -119,7 +119,7 @@ pub struct Hsearch<B: Bitboard> {
     edge_semi: Option<(usize, B)>,
     edge_full: Option<B>,
     /// Per node: its endpoint code in a [`Closure`] (see [`END_E1`]).
-    rep: Box<[u8]>,
+    rep: Box<[u8; MAXN]>,
     /// Nodes in the last run.
     m: usize,
     /// Seeds the new stones changed, inserted after the unchanged ones.
@@ -127,13 +127,13 @@ pub struct Hsearch<B: Bitboard> {
     /// Node pairs whose capped lists lost a seed to new opponent stones.
     damaged: Vec<(u8, u8)>,
     /// Per node: the nodes it is in `damaged` with (as the pair's first).
-    damaged_with: Box<[B]>,
+    damaged_with: Box<[B; MAXN]>,
     /// The edge-to-edge semis found in this run, kept or not (at most
     /// [`EDGE_LIST_MAX`]), for [`Hsearch::export`].
     edge_list: Vec<(B, u8)>,
     /// The last run's own groups: the stones of node `k < groups` (the
     /// two edges' nodes hold the stones touching them).
-    group_cells: Box<[B]>,
+    group_cells: Box<[B; MAXN]>,
     groups: usize,
 }
 
@@ -282,6 +282,21 @@ fn ix<B: Bitboard>(a: usize, b: usize) -> usize {
     (a * B::NODES + b) & (B::NODES * B::NODES - 1)
 }
 
+/// Room for the nodes of the widest type (and its node-pair tables): the
+/// per-node tables have this fixed length, so that a masked index needs
+/// no bounds check.
+const MAXN: usize = 256;
+const MAXP: usize = MAXN * MAXN;
+const _: () = assert!(<crate::board::Wide<4> as Bitboard>::NODES <= MAXN);
+
+/// A boxed table of `N` copies of `x` (built on the heap, not the stack).
+fn table<T: Clone, const N: usize>(x: T) -> Box<[T; N]> {
+    match vec![x; N].into_boxed_slice().try_into() {
+        Ok(t) => t,
+        Err(_) => unreachable!(),
+    }
+}
+
 /// A node index masked into its tables' rows.
 #[inline(always)]
 fn node<B: Bitboard>(a: usize) -> usize {
@@ -300,17 +315,17 @@ impl<B: Bitboard> Hsearch<B> {
         let t = |n: usize, x: u8| vec![x; n].into_boxed_slice();
         let sets = |n: usize| vec![B::ZERO; n].into_boxed_slice();
         Hsearch {
-            nf: t(w * w, 0),
+            nf: table(0),
             caps,
             fulls: sets(w * w * caps.fulls),
-            ns: t(w * w, 0),
+            ns: table(0),
             semis: sets(w * w * caps.semis),
             keys: t(w * w * caps.semis, 0),
-            adj: sets(w),
-            sadj: sets(w),
-            cell_bit: sets(w),
-            cell_of: t(w, 0),
-            oldm: t(w * w, 0),
+            adj: table(B::ZERO),
+            sadj: table(B::ZERO),
+            cell_bit: table(B::ZERO),
+            cell_of: table(0),
+            oldm: table(0),
             node_of: t(w, u8::MAX),
             node_cells: sets(w + 2),
             queue: Vec::new(),
@@ -322,13 +337,13 @@ impl<B: Bitboard> Hsearch<B> {
             edge_semis: 0,
             edge_semi: None,
             edge_full: None,
-            rep: t(w, 0),
+            rep: table(0),
             m: 0,
             changed: Vec::new(),
             damaged: Vec::new(),
-            damaged_with: sets(w),
+            damaged_with: table(B::ZERO),
             edge_list: Vec::new(),
-            group_cells: sets(w),
+            group_cells: table(B::ZERO),
             groups: 0,
         }
     }
