@@ -7,8 +7,8 @@ mod common;
 use std::collections::HashMap;
 
 use common::{Rng, brute_memo, random_position};
-use ferrohex::board::{Color, Position};
 use ferrohex::board::Wide;
+use ferrohex::board::{Color, Position};
 use ferrohex::search::connsearch::{ConnSearch, fixed_depth, fixed_depth_on};
 use ferrohex::search::{WIN, score_is_loss, score_is_win};
 
@@ -76,8 +76,16 @@ fn wide_bitboards_search_as_narrow_ones() {
         let (pos, me) = play(size, moves);
         let narrow = fixed_depth_on::<u128>(&pos, me, 2);
         assert!(narrow.is_some(), "{size}x{size} {moves}");
-        assert_eq!(narrow, fixed_depth_on::<Wide<3>>(&pos, me, 2), "{size}x{size} {moves}");
-        assert_eq!(narrow, fixed_depth_on::<Wide<4>>(&pos, me, 2), "{size}x{size} {moves}");
+        assert_eq!(
+            narrow,
+            fixed_depth_on::<Wide<3>>(&pos, me, 2),
+            "{size}x{size} {moves}"
+        );
+        assert_eq!(
+            narrow,
+            fixed_depth_on::<Wide<4>>(&pos, me, 2),
+            "{size}x{size} {moves}"
+        );
     }
     for _ in 0..40 {
         let stones = 8 + rng.below(8);

@@ -141,7 +141,11 @@ impl Bitboard for u128 {
     }
     #[inline(always)]
     fn below(n: usize) -> u128 {
-        if n >= 128 { u128::MAX } else { (1u128 << n) - 1 }
+        if n >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        }
     }
     fn from_words(words: &[u64]) -> u128 {
         let w = |k: usize| words.get(k).copied().unwrap_or(0) as u128;
@@ -310,7 +314,12 @@ mod tests {
             }
         }
         for i in [0, 1, 63, 64, 100, 126] {
-            assert!(B::above(i).ones().take_while(|&j| j < 128).eq(u128::above(i).ones()));
+            assert!(
+                B::above(i)
+                    .ones()
+                    .take_while(|&j| j < 128)
+                    .eq(u128::above(i).ones())
+            );
             assert!(B::below(i).ones().eq(u128::below(i).ones()));
         }
         let w = [u64::MAX, 5];

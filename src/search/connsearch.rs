@@ -505,7 +505,11 @@ pub fn fixed_depth(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, 
 
 /// [`fixed_depth`] on the bitboard type `B` (`None` too when the board
 /// does not fit it).
-pub fn fixed_depth_on<B: Bitboard>(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, u64)> {
+pub fn fixed_depth_on<B: Bitboard>(
+    pos: &Position,
+    me: Color,
+    depth: u32,
+) -> Option<(Cell, i32, u64)> {
     let mut s = vec![ConnSearch::<B>::new(pos)?];
     let moves = s[0].root(pos, me).ok()?;
     if moves.is_empty() {

@@ -184,7 +184,10 @@ impl<B: Bitboard> Hsearch<B> {
         let p = ix::<B>(a, b);
         let nf = self.nf[p] as usize;
         let fc = self.caps.fulls;
-        if self.fulls[p * fc..p * fc + nf.min(fc)].iter().any(|&f| (f & !s).is_empty()) {
+        if self.fulls[p * fc..p * fc + nf.min(fc)]
+            .iter()
+            .any(|&f| (f & !s).is_empty())
+        {
             return;
         }
         let p = if a < b { p } else { ix::<B>(b, a) };

@@ -10,14 +10,7 @@ impl<B: Bitboard> Hsearch<B> {
     /// stones left as they were (their combinations are in the seed
     /// already), then the changed ones, queued for AND and tried for OR
     /// (see [`Origin`]).
-    pub(super) fn seed(
-        &mut self,
-        seed: &Closure<B>,
-        node_of: &[u8],
-        own: B,
-        opp: B,
-        grown: B,
-    ) {
+    pub(super) fn seed(&mut self, seed: &Closure<B>, node_of: &[u8], own: B, opp: B, grown: B) {
         let node_at = |e: u8| -> Option<usize> {
             match e {
                 END_E1 => Some(E1),
@@ -56,7 +49,9 @@ impl<B: Bitboard> Hsearch<B> {
         let grown = grown
             | damaged
                 .iter()
-                .map(|&(a, b)| (bit::<B>(a as usize) | bit(b as usize)) & (bit::<B>(E1) | bit::<B>(E2)))
+                .map(|&(a, b)| {
+                    (bit::<B>(a as usize) | bit(b as usize)) & (bit::<B>(E1) | bit::<B>(E2))
+                })
                 .fold(B::ZERO, |x, y| x | y);
         self.origin = Origin::Old;
         for conn in &seed.conns {
@@ -168,10 +163,7 @@ impl<B: Bitboard> Hsearch<B> {
                 let ns = (self.ns[p] as usize).min(sc);
                 for k in 0..ns {
                     let (carrier, key) = (self.semis[p * sc + k], self.keys[p * sc + k]);
-                    out.push(
-                        Conn::new(carrier, self.rep[a], self.rep[b], key),
-                        ns == sc,
-                    );
+                    out.push(Conn::new(carrier, self.rep[a], self.rep[b], key), ns == sc);
                 }
             }
         }
@@ -212,9 +204,8 @@ impl<B: Bitboard> Hsearch<B> {
                 }
                 let p = ix::<B>(a, b);
                 let fulls = self.full_list(p);
-                let better = |c: B, best: Option<B>| {
-                    c.any() && best.is_none_or(|x| c.count() < x.count())
-                };
+                let better =
+                    |c: B, best: Option<B>| c.any() && best.is_none_or(|x| c.count() < x.count());
                 if !fulls.iter().any(|&c| better(c, best)) {
                     continue;
                 }

@@ -471,12 +471,14 @@ impl<B: Bitboard> Hsearch<B> {
         self.edge_semis = 0;
         self.edge_semi = None;
         self.edge_full = None;
-        let cells = Cells {
-            own,
-            opp,
-            empty,
-        };
-        let out = self.combine(bits, (stones, color), seed, cells, (&node_of, &node_cells[..m]));
+        let cells = Cells { own, opp, empty };
+        let out = self.combine(
+            bits,
+            (stones, color),
+            seed,
+            cells,
+            (&node_of, &node_cells[..m]),
+        );
         self.node_cells = node_cells;
         self.node_of = node_of;
         out

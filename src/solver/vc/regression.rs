@@ -398,7 +398,10 @@ fn line_on<B: Bitboard>(g: &Geometry, line: &[[u128; 2]], color: Color) -> Vec<S
         let info = hs.run_seeded(&bits, st, color, Goal::Closure, Some(&closure));
         let exported = hs.export(st, 0, color, &mut next);
         let decomposition = hs.decomposition(&bits, st, color).map(narrow);
-        out.push(format!("closure {:?} {exported} {decomposition:?}", narrow_info(info)));
+        out.push(format!(
+            "closure {:?} {exported} {decomposition:?}",
+            narrow_info(info)
+        ));
         if exported {
             std::mem::swap(&mut closure, &mut next);
         }
