@@ -1,8 +1,9 @@
 //! The solver's own virtual connections: H-search (Anshelevich) on the
 //! board's [`Bitboard`] type (boards of at most 252 cells; see
-//! [`bits::fits`]), with small fixed-size lists and early exits. A run can start from the connections
-//! an earlier position of the same line found (a [`Closure`]) and combine
-//! only what the new stones changed ([`Hsearch::run_seeded`]).
+//! [`bits::fits`]), with small fixed-size lists and early exits. A run can
+//! start from the connections an earlier position of the same line found
+//! (a [`Closure`]) and combine only what the new stones changed
+//! ([`Hsearch::run_seeded`]).
 //!
 //! Nodes of one colour's graph are its two edges (a group touching an edge
 //! belongs to it), its other groups and every empty cell. Base full
