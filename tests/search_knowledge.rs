@@ -335,3 +335,25 @@ fn a_stopped_endgame_search_still_answers_at_once() {
     // No depth finished: the search gave up at its first node.
     assert_eq!(out.depth, 0);
 }
+
+/// The connection search deepens through depth 1 and then the even depths
+/// (its leaf score swings with the depth's parity, and an odd depth's
+/// choice is the worse one), and ends at the depth limit when it is odd:
+/// the depths a GUI is shown as the search's lines.
+#[test]
+fn connection_search_deepens_through_even_depths() {
+    let (pos, me) = bench_position(9, "e5 d6 d7");
+    for (limit, want) in [(4, vec![1, 2, 4]), (5, vec![1, 2, 4, 5]), (1, vec![1])] {
+        let ps = params(limit, true);
+        let mut s = Searcher::new(&ps);
+        let stop = AtomicBool::new(false);
+        let time = TimeControl {
+            max_time: Duration::from_secs(600),
+            ..TimeControl::default()
+        };
+        let mut depths = Vec::new();
+        let out = s.search(&pos, me, &ps, &time, &stop, &mut |r| depths.push(r.depth));
+        assert_eq!(depths, want, "depth limit {limit}");
+        assert_eq!(out.depth, limit, "the move comes from the last depth");
+    }
+}

@@ -17,7 +17,8 @@
 //!    either side, minus cells another move dominates), the best `width`
 //!    of them by energy, the transposition table's move first.
 //!
-//! Iterative deepening over the root moves; one searcher per thread, the
+//! Iterative deepening over the root moves, at depth 1 and then the even
+//! depths ([`depths`]); one searcher per thread, the
 //! root's moves after the first shared among them (the first with a full
 //! window, the others against the best so far with a null window first),
 //! and one lock-free transposition table. An iteration cut short by the
@@ -438,6 +439,24 @@ impl<B: Bitboard> ConnSearch<B> {
     }
 }
 
+/// The depths iterative deepening searches, up to `max_depth`: 1, then
+/// the even depths, then `max_depth` itself when it is odd.
+///
+/// The leaf score takes no account of whose move it is, so it swings
+/// with the parity of the depth (after `f6 e7 d9` on 11x11: +85 at
+/// depth 1, -76 at 2, +91 at 3, -111 at 4), and a move chosen at an odd
+/// depth, where the mover's own last stone is not answered, is the worse
+/// one: on 93 positions of games against Wolve, judged by MoHex, moves
+/// chosen at depth 3 lost 0.051 of a win per move against 0.020 at depth
+/// 2, and at 0.4 s a move deepening through every depth lost 0.050
+/// against 0.020 through the even ones. Wolve deepens over 1, 2 and 4 for
+/// the same reason. Depth 1 stays, as the first ordering and the answer
+/// when nothing deeper finishes.
+pub fn depths(max_depth: u32) -> impl Iterator<Item = u32> {
+    let max_depth = max_depth.max(1);
+    (1..=max_depth).filter(move |&d| d == 1 || d % 2 == 0 || d == max_depth)
+}
+
 /// One iteration at `depth` over the root `moves` (in order) with one
 /// searcher per thread (`searchers[0]` also searches the first move).
 /// `None` when the deadline or the stop came before the first move was
@@ -525,7 +544,7 @@ pub fn fixed_depth_on<B: Bitboard>(
     };
     let mut order = moves;
     let mut out = None;
-    for d in 1..=depth {
+    for d in depths(depth) {
         let it = iteration(&mut s, None, &sh, pos, me, d, &order)?;
         order = it.order;
         out = Some((it.best, it.score));

@@ -327,7 +327,7 @@ impl Searcher {
             },
         };
         let mut best: Option<VcOutcome> = None;
-        for depth in 1..=max_depth {
+        for depth in connsearch::depths(max_depth) {
             let Some(it) =
                 connsearch::iteration(searchers, self.pool.as_ref(), &sh, pos, me, depth, &order)
             else {
