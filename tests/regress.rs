@@ -35,7 +35,8 @@ fn line_of<'a>(report: &'a str, file: &str, id: u32) -> &'a str {
 
 /// A fresh folder for files a test writes.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("ferrohex-regress-{name}-{}", std::process::id()));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ferrohex-regress-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -20,7 +20,8 @@ pub fn data(rel: &str) -> PathBuf {
 /// A fresh folder for files a test writes, its own per `name` and process
 /// (tests of one file run in parallel).
 pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("ferrohex-{name}-{}", std::process::id()));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ferrohex-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
