@@ -6,8 +6,7 @@ use common::*;
 use std::path::PathBuf;
 
 fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ferrohex-bad-input-{}", std::process::id()));
+    let dir = tmp_root().join(format!("ferrohex-bad-input-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
@@ -78,13 +77,7 @@ fn corpus() -> Vec<(Vec<u8>, &'static str)> {
         ("all_legal_moves q".into(), "invalid color"),
         ("loadsgf".into(), "wrong number of arguments"),
         ("loadsgf /no/such/file.sgf".into(), "cannot read"),
-        (
-            format!(
-                "loadsgf {}",
-                std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).display()
-            ),
-            "directory",
-        ),
+        (format!("loadsgf {}", tmp_root().display()), "directory"),
         (format!("loadsgf {}", sgf("empty.sgf", b"")), "cannot load"),
         (
             format!(

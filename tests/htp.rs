@@ -581,8 +581,7 @@ fn loadboard_sets_a_position_from_a_diagram() {
     assert!(a[7].starts_with("? unknown letters"), "{}", a[7]);
     assert_eq!(a[5], a[8], "refused loads change nothing");
     // showboard's own picture reads back to the same position.
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ferrohex-loadboard-{}", std::process::id()));
+    let dir = common::tmp_root().join(format!("ferrohex-loadboard-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let first = session("boardsize 6\nplay b c3\nplay w d2\nplay b b5\nshowboard\n");
     let picture = dir.join("picture.txt");
@@ -593,8 +592,7 @@ fn loadboard_sets_a_position_from_a_diagram() {
 
 #[test]
 fn showboard_svg_answers_or_writes_a_picture() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ferrohex-svg-{}", std::process::id()));
+    let dir = common::tmp_root().join(format!("ferrohex-svg-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("board.svg");
     let a = session(&format!(

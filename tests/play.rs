@@ -2,6 +2,8 @@
 //! in, the transcript (boards, the engine's replies, messages) comes out,
 //! and saved games load back. The engine thinks for 0.1 s on small boards.
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -10,8 +12,7 @@ use ferrohex::board::Color;
 use ferrohex::game::Game;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ferrohex-play-{}", std::process::id()));
+    let dir = common::tmp_root().join(format!("ferrohex-play-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

@@ -1,6 +1,8 @@
 //! `ferrohex regress` driving the real binary: its own engine on small
 //! regression files, and a fake engine written in sh for timeouts.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -35,11 +37,7 @@ fn line_of<'a>(report: &'a str, file: &str, id: u32) -> &'a str {
 
 /// A fresh folder for files a test writes.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ferrohex-regress-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("regress-{name}"))
 }
 
 #[test]

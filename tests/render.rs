@@ -18,8 +18,7 @@ fn data(rel: &str) -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ferrohex-render-{}", std::process::id()));
+    let dir = common::tmp_root().join(format!("ferrohex-render-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

@@ -5,8 +5,7 @@ use common::*;
 use std::path::PathBuf;
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ferrohex-sgf-test-{}", std::process::id()));
+    let dir = tmp_root().join(format!("ferrohex-sgf-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
@@ -125,10 +124,7 @@ fn unreadable_files_are_refused_and_change_nothing() {
         "loadsgf {}\n",
         tmp("does-not-exist.sgf").display()
     ));
-    input.push_str(&format!(
-        "loadsgf {}\n",
-        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).display()
-    ));
+    input.push_str(&format!("loadsgf {}\n", tmp_root().display()));
     input.push_str("showboard\n");
     let a = session(&input);
     let n = cases.len() + 2;
@@ -163,9 +159,7 @@ fn printsgf_round_trips_through_a_file() {
     );
     let a = session(&format!(
         "printsgf {}\n",
-        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join("no/such/dir/x.sgf")
-            .display()
+        tmp_root().join("no/such/dir/x.sgf").display()
     ));
     assert!(a[0].starts_with("? cannot write"), "{}", a[0]);
 }

@@ -17,11 +17,16 @@ pub fn data(rel: &str) -> PathBuf {
         .join(rel)
 }
 
+/// Where the tests keep the files they write: Cargo's folder for them in
+/// `target/`, so none are left in the system's temporary folder.
+pub fn tmp_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+}
+
 /// A fresh folder for files a test writes, its own per `name` and process
 /// (tests of one file run in parallel).
 pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ferrohex-{name}-{}", std::process::id()));
+    let dir = tmp_root().join(format!("ferrohex-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
