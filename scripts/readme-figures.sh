@@ -108,15 +108,15 @@ for r in $rows; do
         row "solver on the 40 endgame.tst positions, 10 s each" "$out" "ALL=1 scripts/solve-endgames.sh target/release/ferrohex 10"
         ;;
     wolve11)
-        match "against Wolve 2.0, 11x11, 1 s a move, 40 games (seeds 7 and 8)" \
-            "ferrohex match \"target/release/ferrohex --max-time 1\" \"\$A/benzene/wolve --quiet --use-logfile 0\" --setup2 \"param_wolve max_time 1\" --size 11 --openings ../shared/openings/11x11-all-1ply --seed 7 --games 20 --timeout 6 (and --seed 8)" \
-            "7 8" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 11 \
-            --openings "$shared/openings/11x11-all-1ply" --timeout 6
+        match "against Wolve 2.0, 11x11, 1 s a move, 40 games (seeds 10 and 11)" \
+            "ferrohex match \"target/release/ferrohex --max-time 1\" \"\$A/benzene/wolve --quiet --use-logfile 0\" --setup2 \"param_wolve max_time 1\" --size 11 --openings ../shared/openings/11x11-all-1ply --seed 10 --games 20 --timeout 5 (and --seed 11)" \
+            "10 11" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 11 \
+            --openings "$shared/openings/11x11-all-1ply" --timeout 5
         ;;
     mohex11)
-        match "against MoHex 2.0 (2 threads), 11x11, 1 s a move, 40 games (seeds 7 and 8)" \
-            "the same with \"\$A/benzene/mohex --quiet --use-logfile 0\" --setup2 \"param_mohex max_time 1;param_mohex num_threads 2\"" \
-            "7 8" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 11 \
+        match "against MoHex 2.0 (2 threads), 11x11, 1 s a move, 20 games (seed 9)" \
+            "the Wolve command with \"\$A/benzene/mohex --quiet --use-logfile 0\" --setup2 \"param_mohex max_time 1;param_mohex num_threads 2\" --seed 9 --games 20" \
+            "9" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 11 \
             --openings "$shared/openings/11x11-all-1ply" --timeout 6
         ;;
     wolve9)

@@ -19,7 +19,9 @@ use crate::search::{
     Decision, Request, SearchOutcome, SearchParams, SearchReport, Searcher, TimeControl,
 };
 use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
-use crate::timeman::{ANSWER_ROOM, FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SOLVER_GRACE};
+use crate::timeman::{
+    ANSWER_ROOM, FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SEARCH_SHARE_PCT, SOLVER_GRACE,
+};
 
 /// The verifier's table, as a share of the solver's (its proofs are of
 /// one move's subtree at a time).
@@ -85,6 +87,12 @@ fn solve_for_move(
         best.mv = Some(solver.simplest_win(pos, color, first, stop, halfway_to(move_end)));
     }
     best
+}
+
+/// The search's part of `time` when the verifier has the rest
+/// ([`SEARCH_SHARE_PCT`]).
+fn share_of(time: Duration) -> Duration {
+    time * SEARCH_SHARE_PCT / 100
 }
 
 /// Halfway from now to `end` (now, once `end` has passed).
@@ -297,11 +305,20 @@ impl Portfolio {
         }
         // Moves the verifier has refuted, which searches again leave out.
         let mut refuted = CellSet::EMPTY;
-        // The search ends at the move's end: what waiting for the solver
-        // took comes off its time (its budget keeps the same room for the
-        // answer that `time_budget` took off the move's).
+        // With the solver in use, the search has the first part of the
+        // move and the verifier the rest, to prove or refute the search's
+        // choice: against Wolve, most lost games turned on a move the
+        // solver proves a loss in under a second. Otherwise the search ends
+        // at the move's end. What waiting for the solver took comes off the
+        // search's time (its budget keeps the same room for the answer
+        // that `time_budget` took off the move's).
+        let search_end = if use_solver {
+            start + share_of(budget)
+        } else {
+            move_end
+        };
         let search_time = TimeControl {
-            max_time: move_end.saturating_duration_since(Instant::now()) + ANSWER_ROOM,
+            max_time: search_end.saturating_duration_since(Instant::now()) + ANSWER_ROOM,
             time_left: None,
             stones_left: None,
         };
@@ -385,6 +402,14 @@ impl Portfolio {
                     }
                     self.verifier.return_later(h);
                 }
+                log::debug!(
+                    "verifier: {:?} on {:?}",
+                    verdict.as_ref().map(|v| match v {
+                        Verdict::Choice(m, r) => format!("{} {r:?}", pos.geometry().name(*m)),
+                        Verdict::Root(b) => format!("root {:?}", b.outcome),
+                    }),
+                    choice.map(|m| pos.geometry().name(m))
+                );
                 match verdict {
                     _ if proof.is_some() => break,
                     Some(
@@ -408,7 +433,7 @@ impl Portfolio {
                         );
                         refuted.insert(m);
                         let again = TimeControl {
-                            max_time: move_end.saturating_duration_since(Instant::now()),
+                            max_time: share_of(move_end.saturating_duration_since(Instant::now())),
                             time_left: None,
                             stones_left: None,
                         };
@@ -422,8 +447,23 @@ impl Portfolio {
                             .search_excluding(request, &params, &again, interrupt, report);
                     }
                     Some(Verdict::Choice(m, SolveOutcome::Win(_))) => {
+                        // Refuted with too little time to search again: the
+                        // search's next move in its order, verified in turn
+                        // while the move's time lasts.
                         refuted.insert(m);
-                        break;
+                        let next = outcome
+                            .ranked
+                            .iter()
+                            .copied()
+                            .find(|&c| !refuted.contains(c));
+                        let Some(next) = next else { break };
+                        log::info!(
+                            "verifier: {} is proved to lose; trying {}",
+                            pos.geometry().name(m),
+                            pos.geometry().name(next)
+                        );
+                        outcome.decision = Decision::Move(next);
+                        outcome.pv = vec![next];
                     }
                     _ => break,
                 }

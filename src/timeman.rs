@@ -106,6 +106,11 @@ pub const MIN_RESEARCH: Duration = Duration::from_millis(200);
 /// the whole position.
 pub const FOCUS_LIMIT: Duration = Duration::from_secs(2);
 
+/// The share of an open move's budget the search gets when the solver is
+/// in use (percent); the verifier has the rest to prove or refute the
+/// search's choices.
+pub const SEARCH_SHARE_PCT: u32 = 60;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -130,6 +130,35 @@ fn genmove_plays_a_proven_win_when_the_solver_finds_one() {
     assert!(a[4].contains("genmove_empty 0"), "{}", a[4]);
 }
 
+/// An 11x11 middle game (23 stones, White to move) from a game against
+/// Wolve, where the connection search's depth-1 choice, c11, loses: the
+/// solver proves it at once, though not the whole position.
+const REFUTED_AT_DEPTH_1: &str =
+    "f5 f6 h5 g7 f7 f8 e8 g6 i6 h8 j7 j8 i8 h10 d7 d8 e7 e9 d9 e6 d6 e4 e5";
+
+#[test]
+fn genmove_does_not_play_a_move_its_solver_refutes() {
+    let mut input = String::from("boardsize 11\n");
+    let mut color = ['b', 'w'].iter().cycle();
+    for m in REFUTED_AT_DEPTH_1.split_whitespace() {
+        input += &format!("play {} {m}\n", color.next().unwrap());
+    }
+    // Without the solvers, the depth-1 search's choice; the solver proves
+    // it a loss; with them, genmove plays something else.
+    input += "param_ferrohex max_depth 1\nparam_dfpn genmove_empty 0\ngenmove w\nundo\n";
+    input += "play w c11\ndfpn-solve-state b\nundo\n";
+    input += "param_dfpn genmove_empty 100\ngenmove w\n";
+    let a = session_with(&["--threads", "1", "--max-time", "2"], &input);
+    let n = a.len();
+    assert_eq!(a[n - 7], "= c11", "the search alone");
+    assert_eq!(a[n - 4], "= black", "c11 loses");
+    assert!(
+        a[n - 1].starts_with("= ") && a[n - 1] != "= c11",
+        "genmove must not play the refuted move: {}",
+        a[n - 1]
+    );
+}
+
 #[test]
 fn genmove_swaps_winning_openings_and_opens_where_it_will_not_be_swapped() {
     let a = session(
