@@ -2,9 +2,11 @@
 //! portfolio. The solver works on the whole position on a thread of its
 //! own beside the search (when few enough cells are empty); when it proves
 //! a win and has the move, it stops the search through the search's early
-//! stop (not the user's interrupt). When the search ends before the
-//! move's time, the verifier takes its core to prove or refute the
-//! search's choice; a refuted choice is searched again without it. Both
+//! stop (not the user's interrupt). With the solver in use the search has
+//! the first part of the move ([`SEARCH_SHARE_PCT`]), and the verifier
+//! takes its core for the rest to prove or refute the search's choice; a
+//! refuted choice is searched again without it, or, with too little time
+//! left, gives way to the search's next move. Both
 //! solvers are lent to their threads and come back later when they are
 //! still busy at the move's end, so the move keeps to its time whatever
 //! they are doing.
