@@ -97,6 +97,13 @@ fn share_of(time: Duration) -> Duration {
     time * SEARCH_SHARE_PCT / 100
 }
 
+/// Plays `cell` instead of the search's choice: the move the solvers
+/// settled on, its line that move alone.
+fn play_instead(outcome: &mut SearchOutcome, cell: Cell) {
+    outcome.decision = Decision::Move(cell);
+    outcome.pv = vec![cell];
+}
+
 /// Halfway from now to `end` (now, once `end` has passed).
 fn halfway_to(end: Instant) -> Instant {
     let now = Instant::now();
@@ -464,8 +471,7 @@ impl Portfolio {
                             pos.geometry().name(m),
                             pos.geometry().name(next)
                         );
-                        outcome.decision = Decision::Move(next);
-                        outcome.pv = vec![next];
+                        play_instead(&mut outcome, next);
                     }
                     _ => break,
                 }
@@ -508,8 +514,7 @@ impl Portfolio {
                 pos.geometry().name(choice),
                 pos.geometry().name(other)
             );
-            outcome.decision = Decision::Move(other);
-            outcome.pv = vec![other];
+            play_instead(&mut outcome, other);
         }
         if let Some(BestMove {
             outcome: SolveOutcome::Win(winner),
@@ -534,8 +539,7 @@ impl Portfolio {
             if winner == color && search_won {
                 log::info!("solver: the search's proved win stands");
             } else if winner == color || outcome.decision != Decision::Resign {
-                outcome.decision = Decision::Move(cell);
-                outcome.pv = vec![cell];
+                play_instead(&mut outcome, cell);
             }
         }
         outcome
