@@ -52,6 +52,11 @@ enum Verdict {
     Root(BestMove),
 }
 
+/// Whether `v` proves its move a win for `color`.
+fn proves_win(v: &Option<Verdict>, color: Color) -> bool {
+    matches!(v, Some(Verdict::Choice(_, SolveOutcome::Win(w))) if *w == color)
+}
+
 /// The whole position solved for genmove: the solver's best move, and
 /// for a proved win the quickest winning move found in half the time
 /// left until `move_end` (a proved win may have simpler winning moves
@@ -111,9 +116,10 @@ fn halfway_to(end: Instant) -> Instant {
 }
 
 /// The verifier's work on the search's choice `m`: up to [`FOCUS_LIMIT`]
-/// proving or refuting it; if it stays open, the rest of the time goes to
-/// the whole position, solved with another widening than the solver's
-/// (see [`verifier_params`]).
+/// proving or refuting it; if it stays open and `then_root`, the rest of
+/// the time goes to the whole position, solved with another widening than
+/// the solver's (see [`verifier_params`]). Without `then_root`, `m` alone
+/// until `move_end`.
 fn verify(
     verifier: &mut Solver,
     pos: &crate::board::Position,
@@ -121,12 +127,17 @@ fn verify(
     m: Cell,
     stop: &AtomicBool,
     move_end: Instant,
+    then_root: bool,
 ) -> Verdict {
     let mut child = pos.clone();
     child.play(color, m);
-    let until = Instant::now() + FOCUS_LIMIT;
+    let until = if then_root {
+        Instant::now() + FOCUS_LIMIT
+    } else {
+        move_end
+    };
     let r = verifier.solve_until(&child, color.opponent(), stop, until);
-    if r != SolveOutcome::Unknown || stop.load(Ordering::SeqCst) {
+    if r != SolveOutcome::Unknown || stop.load(Ordering::SeqCst) || !then_root {
         return Verdict::Choice(m, r);
     }
     Verdict::Root(solve_for_move(
@@ -206,6 +217,15 @@ impl SolverSlot {
 /// 121 passed 20: the gains were positions with about 86 empty cells.
 pub const DEFAULT_SOLVER_EMPTY: usize = 100;
 
+/// With this many empty cells or fewer the verifier checks the search's
+/// choice at the end of each move ([`SEARCH_SHARE_PCT`]); above the
+/// solver's reach the search's next move is verified beside it, on the
+/// solver's core. The solver's reach: at 1 s a move on 11x11, 110 (which
+/// refutes many of the search's choices at 101-110 empty cells in under
+/// 0.3 s) scored 20-20 against Wolve over 40 games where 100 scored 21-19,
+/// and 4-16 against MoHex over 20 where 100 scored 6-14.
+pub const DEFAULT_VERIFY_EMPTY: usize = DEFAULT_SOLVER_EMPTY;
+
 /// The search and the two solvers of genmove.
 pub struct Portfolio {
     pub searcher: Searcher,
@@ -217,6 +237,9 @@ pub struct Portfolio {
     /// The solver joins the search when at most this many cells are empty
     /// (0: never).
     pub solver_empty: usize,
+    /// The verifier checks the search's choice when at most this many
+    /// cells are empty (0: never).
+    pub verify_empty: usize,
 }
 
 impl Portfolio {
@@ -226,6 +249,7 @@ impl Portfolio {
             solver: SolverSlot::new(SolverParams::default()),
             verifier: SolverSlot::new(verifier_params(&SolverParams::default())),
             solver_empty: DEFAULT_SOLVER_EMPTY,
+            verify_empty: DEFAULT_VERIFY_EMPTY,
         }
     }
 
@@ -266,7 +290,10 @@ impl Portfolio {
         // The search's early stop, which the solver raises on a proof.
         let halt = self.searcher.halt_flag();
         let start = Instant::now();
-        let use_solver = self.solver_empty > 0 && pos.empty_cells().len() <= self.solver_empty;
+        let empties = pos.empty_cells().len();
+        let use_solver = self.solver_empty > 0 && empties <= self.solver_empty;
+        // The verifier checks the search's choice at the move's end.
+        let verifying = self.verify_empty > 0 && empties <= self.verify_empty;
         // The solver runs on a thread of its own beside the search. When it
         // proves the game and has the move, it stops the search at once.
         // When the search ends first (time, or an interrupt), the solver is
@@ -314,14 +341,14 @@ impl Portfolio {
         }
         // Moves the verifier has refuted, which searches again leave out.
         let mut refuted = CellSet::EMPTY;
-        // With the solver in use, the search has the first part of the
+        // With the verifier in use, the search has the first part of the
         // move and the verifier the rest, to prove or refute the search's
         // choice: against Wolve, most lost games turned on a move the
         // solver proves a loss in under a second. Otherwise the search ends
         // at the move's end. What waiting for the solver took comes off the
         // search's time (its budget keeps the same room for the answer
         // that `time_budget` took off the move's).
-        let search_end = if use_solver {
+        let search_end = if verifying {
             start + share_of(budget)
         } else {
             move_end
@@ -336,150 +363,206 @@ impl Portfolio {
                 .search(pos, color, &params, &search_time, interrupt, report);
         // A winning move the verifier proved.
         let mut verified = None;
-        let proof = handle.and_then(|h| {
-            let mut proof = None;
-            loop {
-                // A search that stopped early on its own (its next depth
-                // would not fit) leaves the rest of the move's time to the
-                // solver; after an interrupt or a proof, or when the root's
-                // connections alone chose the move (a won position or a
-                // forced reply), the solver gets only a moment.
-                let settled = crate::search::score_is_win(outcome.score) || outcome.nodes <= 1;
-                let interrupted = interrupt.load(Ordering::SeqCst) || halt.load(Ordering::SeqCst);
-                let until = if settled || interrupted {
-                    Instant::now() + SOLVER_GRACE
-                } else {
-                    move_end.max(Instant::now() + SOLVER_GRACE)
-                };
-                // Meanwhile the search's core is free: the verifier works on
-                // the search's move. The whole position is seldom proved in
-                // a move's time on a big board, but the search's choice
-                // often is: on endgame.tst the moves the search chose in
-                // its failures were refuted in 0.3 to 3 s, where the whole
-                // position took minutes.
-                let choice = match outcome.decision {
-                    Decision::Move(m) if !settled && !interrupted => Some(m),
-                    _ => None,
-                };
-                // The verifier, on a thread of its own like the solver: at
-                // the move's end it is told to stop and given a moment;
-                // one still busy finishes on its own and misses a move, so
-                // that genmove keeps to its time.
-                let verify_stop = Arc::new(AtomicBool::new(false));
-                let (verdict_tx, verdict_rx) = mpsc::channel();
-                let job = choice.and_then(|m| {
-                    let mut verifier = self.verifier.lend(Duration::ZERO)?;
-                    let (pos, verify_stop) = (pos.clone(), verify_stop.clone());
-                    Some(std::thread::spawn(move || {
-                        let verdict = verify(&mut verifier, &pos, color, m, &verify_stop, move_end);
-                        let _ = verdict_tx.send(verdict);
-                        verifier
-                    }))
-                });
-                let mut verdict = None;
-                // In slices, so that an interrupt still ends the wait at
-                // once.
-                while proof.is_none() && verdict.is_none() {
-                    let now = Instant::now();
-                    if now >= until
-                        || interrupt.load(Ordering::SeqCst)
-                        || halt.load(Ordering::SeqCst)
-                    {
-                        break;
-                    }
-                    if let Ok(v) = verdict_rx.try_recv() {
+        let mut proof = None;
+        while handle.is_some() || verifying {
+            // A search that stopped early on its own (its next depth
+            // would not fit) leaves the rest of the move's time to the
+            // solvers; after an interrupt or a proof, or when the root's
+            // connections alone chose the move (a won position or a
+            // forced reply), they get only a moment.
+            let settled = crate::search::score_is_win(outcome.score) || outcome.nodes <= 1;
+            let interrupted = interrupt.load(Ordering::SeqCst) || halt.load(Ordering::SeqCst);
+            let until = if settled || interrupted {
+                Instant::now() + SOLVER_GRACE
+            } else {
+                move_end.max(Instant::now() + SOLVER_GRACE)
+            };
+            // Meanwhile the search's core is free: the verifier works on
+            // the search's move. The whole position is seldom proved in
+            // a move's time on a big board, but the search's choice
+            // often is: on endgame.tst the moves the search chose in
+            // its failures were refuted in 0.3 to 3 s, where the whole
+            // position took minutes.
+            let choice = match outcome.decision {
+                Decision::Move(m) if verifying && !settled && !interrupted => Some(m),
+                _ => None,
+            };
+            // Without the whole-position solver its core is free too: it
+            // verifies the search's next move, the one played if the
+            // choice is refuted.
+            let second = choice.filter(|_| handle.is_none()).and_then(|m| {
+                outcome
+                    .ranked
+                    .iter()
+                    .copied()
+                    .find(|&c| c != m && !refuted.contains(c))
+            });
+            // The verifiers, on threads of their own like the solver: at
+            // the move's end they are told to stop and given a moment;
+            // one still busy finishes on its own and misses a move, so
+            // that genmove keeps to its time.
+            let verify_stop = Arc::new(AtomicBool::new(false));
+            let (verdict_tx, verdict_rx) = mpsc::channel();
+            let spawn = |slot: &mut SolverSlot, m: Cell, then_root: bool| {
+                let mut verifier = slot.lend(Duration::ZERO)?;
+                let (pos, verify_stop, verdict_tx) =
+                    (pos.clone(), verify_stop.clone(), verdict_tx.clone());
+                Some(std::thread::spawn(move || {
+                    let verdict = verify(
+                        &mut verifier,
+                        &pos,
+                        color,
+                        m,
+                        &verify_stop,
+                        move_end,
+                        then_root,
+                    );
+                    let _ = verdict_tx.send((then_root, verdict));
+                    verifier
+                }))
+            };
+            let job = choice.and_then(|m| spawn(&mut self.verifier, m, true));
+            let second_job = second.and_then(|m| spawn(&mut self.solver, m, false));
+            drop(verdict_tx);
+            let mut verdict = None;
+            let mut second_verdict = None;
+            let proved_win = |v: &Option<Verdict>| proves_win(v, color);
+            // In slices, so that an interrupt still ends the wait at once.
+            while proof.is_none() && verdict.is_none() && !proved_win(&second_verdict) {
+                let now = Instant::now();
+                if now >= until || interrupt.load(Ordering::SeqCst) || halt.load(Ordering::SeqCst) {
+                    break;
+                }
+                for (of_choice, v) in verdict_rx.try_iter() {
+                    if of_choice {
                         verdict = Some(v);
-                        break;
+                    } else {
+                        second_verdict = Some(v);
                     }
-                    match rx.recv_timeout((until - now).min(Duration::from_millis(5))) {
-                        Ok(p) => proof = Some(p),
-                        Err(mpsc::RecvTimeoutError::Timeout) => {}
-                        Err(mpsc::RecvTimeoutError::Disconnected) => {
-                            // The solver ended without an answer (it
-                            // panicked): wait for the verifier alone.
-                            if job.is_none() {
-                                break;
-                            }
-                            std::thread::sleep((until - now).min(Duration::from_millis(5)));
+                }
+                if verdict.is_some() || proved_win(&second_verdict) {
+                    break;
+                }
+                let slice = (until - now).min(Duration::from_millis(5));
+                match rx.recv_timeout(slice) {
+                    Ok(p) => proof = Some(p),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        // No solver answers (none runs, or it panicked):
+                        // wait for the verifiers alone.
+                        if job.is_none() && second_job.is_none() {
+                            break;
                         }
+                        std::thread::sleep(slice);
                     }
-                }
-                verify_stop.store(true, Ordering::SeqCst);
-                if let Some(h) = job {
-                    if verdict.is_none() {
-                        verdict = verdict_rx.recv_timeout(SOLVER_GRACE).ok();
-                    }
-                    self.verifier.return_later(h);
-                }
-                log::debug!(
-                    "verifier: {:?} on {:?}",
-                    verdict.as_ref().map(|v| match v {
-                        Verdict::Choice(m, r) => format!("{} {r:?}", pos.geometry().name(*m)),
-                        Verdict::Root(b) => format!("root {:?}", b.outcome),
-                    }),
-                    choice.map(|m| pos.geometry().name(m))
-                );
-                match verdict {
-                    _ if proof.is_some() => break,
-                    Some(
-                        Verdict::Choice(m, SolveOutcome::Win(w))
-                        | Verdict::Root(BestMove {
-                            outcome: SolveOutcome::Win(w),
-                            mv: Some(m),
-                        }),
-                    ) if w == color => {
-                        log::info!("verifier: {} is proved to win", pos.geometry().name(m));
-                        verified = Some(m);
-                        break;
-                    }
-                    Some(Verdict::Choice(m, SolveOutcome::Win(_)))
-                        if move_end.saturating_duration_since(Instant::now()) >= MIN_RESEARCH =>
-                    {
-                        // Refuted while there is time: search again without it.
-                        log::info!(
-                            "verifier: {} is proved to lose; searching again",
-                            pos.geometry().name(m)
-                        );
-                        refuted.insert(m);
-                        let again = TimeControl {
-                            max_time: share_of(move_end.saturating_duration_since(Instant::now())),
-                            time_left: None,
-                            stones_left: None,
-                        };
-                        let request = Request {
-                            pos,
-                            to_move: color,
-                            excluded: refuted,
-                        };
-                        outcome = self
-                            .searcher
-                            .search_excluding(request, &params, &again, interrupt, report);
-                    }
-                    Some(Verdict::Choice(m, SolveOutcome::Win(_))) => {
-                        // Refuted with too little time to search again: the
-                        // search's next move in its order, verified in turn
-                        // while the move's time lasts.
-                        refuted.insert(m);
-                        let next = outcome
-                            .ranked
-                            .iter()
-                            .copied()
-                            .find(|&c| !refuted.contains(c));
-                        let Some(next) = next else { break };
-                        log::info!(
-                            "verifier: {} is proved to lose; trying {}",
-                            pos.geometry().name(m),
-                            pos.geometry().name(next)
-                        );
-                        play_instead(&mut outcome, next);
-                    }
-                    _ => break,
                 }
             }
+            verify_stop.store(true, Ordering::SeqCst);
+            let pending = usize::from(job.is_some() && verdict.is_none())
+                + usize::from(second_job.is_some() && second_verdict.is_none());
+            let grace_end = Instant::now() + SOLVER_GRACE;
+            for _ in 0..pending {
+                let left = grace_end.saturating_duration_since(Instant::now());
+                match verdict_rx.recv_timeout(left) {
+                    Ok((true, v)) => verdict = Some(v),
+                    Ok((false, v)) => second_verdict = Some(v),
+                    Err(_) => break,
+                }
+            }
+            if let Some(h) = job {
+                self.verifier.return_later(h);
+            }
+            if let Some(h) = second_job {
+                self.solver.return_later(h);
+            }
+            let name = |m: Cell| pos.geometry().name(m);
+            log::debug!(
+                "verifier: {:?} on {:?}, {:?} on {:?}",
+                verdict.as_ref().map(|v| match v {
+                    Verdict::Choice(m, r) => format!("{} {r:?}", name(*m)),
+                    Verdict::Root(b) => format!("root {:?}", b.outcome),
+                }),
+                choice.map(name),
+                second_verdict.as_ref().map(|v| match v {
+                    Verdict::Choice(m, r) => format!("{} {r:?}", name(*m)),
+                    Verdict::Root(b) => format!("root {:?}", b.outcome),
+                }),
+                second.map(name),
+            );
+            // The next move proved to win, or refuted.
+            match second_verdict {
+                Some(Verdict::Choice(m, SolveOutcome::Win(w))) if w != color => {
+                    log::info!("verifier: {} is proved to lose", name(m));
+                    refuted.insert(m);
+                }
+                Some(Verdict::Choice(m, SolveOutcome::Win(_)))
+                    if !proved_win(&verdict) && proof.is_none() =>
+                {
+                    log::info!("verifier: {} is proved to win", name(m));
+                    verified = Some(m);
+                    break;
+                }
+                _ => {}
+            }
+            match verdict {
+                _ if proof.is_some() => break,
+                Some(
+                    Verdict::Choice(m, SolveOutcome::Win(w))
+                    | Verdict::Root(BestMove {
+                        outcome: SolveOutcome::Win(w),
+                        mv: Some(m),
+                    }),
+                ) if w == color => {
+                    log::info!("verifier: {} is proved to win", name(m));
+                    verified = Some(m);
+                    break;
+                }
+                Some(Verdict::Choice(m, SolveOutcome::Win(_)))
+                    if move_end.saturating_duration_since(Instant::now()) >= MIN_RESEARCH =>
+                {
+                    // Refuted while there is time: search again without it.
+                    log::info!("verifier: {} is proved to lose; searching again", name(m));
+                    refuted.insert(m);
+                    let again = TimeControl {
+                        max_time: share_of(move_end.saturating_duration_since(Instant::now())),
+                        time_left: None,
+                        stones_left: None,
+                    };
+                    let request = Request {
+                        pos,
+                        to_move: color,
+                        excluded: refuted,
+                    };
+                    outcome = self
+                        .searcher
+                        .search_excluding(request, &params, &again, interrupt, report);
+                }
+                Some(Verdict::Choice(m, SolveOutcome::Win(_))) => {
+                    // Refuted with too little time to search again: the
+                    // search's next move in its order, verified in turn
+                    // while the move's time lasts.
+                    refuted.insert(m);
+                    let next = outcome
+                        .ranked
+                        .iter()
+                        .copied()
+                        .find(|&c| !refuted.contains(c));
+                    let Some(next) = next else { break };
+                    log::info!(
+                        "verifier: {} is proved to lose; trying {}",
+                        name(m),
+                        name(next)
+                    );
+                    play_instead(&mut outcome, next);
+                }
+                _ => break,
+            }
+        }
+        if let Some(h) = handle {
             solver_stop.store(true, Ordering::SeqCst);
             self.solver.return_later(h);
-            proof.or_else(|| rx.recv_timeout(SOLVER_GRACE).ok())
-        });
+            proof = proof.or_else(|| rx.recv_timeout(SOLVER_GRACE).ok());
+        }
         // Without a proof of the whole position, the solver may still have
         // proved the search's move a loss: then play its best other move.
         let proof = match (proof, verified) {

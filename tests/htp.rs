@@ -530,9 +530,9 @@ fn eval_commands_give_a_value_for_every_empty_cell() {
 
 #[test]
 fn live_graphics_come_before_the_answer_when_enabled() {
-    // The solver stays out of genmove here: a proof would replace the
+    // The solvers stay out of genmove here: a proof would replace the
     // searched line that these blocks show.
-    let out = run_raw(&["--max-time", "0.5"], b"boardsize 5\nplay b c3\nparam_dfpn genmove_empty 0\nparam_ferrohex use_guifx 1\nparam_ferrohex max_depth 3\ngenmove w\nferrohex-pv\nparam_ferrohex use_guifx 0\ngenmove b\n");
+    let out = run_raw(&["--max-time", "0.5"], b"boardsize 5\nplay b c3\nparam_dfpn genmove_empty 0\nparam_dfpn verify_empty 0\nparam_ferrohex use_guifx 1\nparam_ferrohex max_depth 3\ngenmove w\nferrohex-pv\nparam_ferrohex use_guifx 0\ngenmove b\n");
     let text = String::from_utf8(out.stdout).unwrap();
     let blocks: Vec<&str> = text.split_terminator("\n\n").collect();
     let gfx: Vec<&&str> = blocks
@@ -545,16 +545,16 @@ fn live_graphics_come_before_the_answer_when_enabled() {
         .iter()
         .filter(|b| !b.starts_with("gogui-gfx:"))
         .collect();
-    assert_eq!(answers.len(), 9, "{text}");
-    let moved = answers[5].trim_start_matches("= ");
+    assert_eq!(answers.len(), 10, "{text}");
+    let moved = answers[6].trim_start_matches("= ");
     assert!(
-        answers[6].starts_with(&format!("= w {moved} b ")),
+        answers[7].starts_with(&format!("= w {moved} b ")),
         "the PV starts with the move: {text}"
     );
     // The last depth's block is the one whose variation was played.
     assert!(gfx[2].contains(&format!("VAR W {moved} ")), "{text}");
     assert!(
-        answers[7].starts_with("= "),
+        answers[8].starts_with("= "),
         "no blocks once use_guifx is off: {text}"
     );
 }

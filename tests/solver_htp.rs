@@ -39,6 +39,7 @@ fn param_dfpn_lists_sets_and_refuses() {
         "use_guifx",
         "incremental",
         "genmove_empty",
+        "verify_empty",
     ] {
         assert!(a[0].contains(&format!(" {name} ")), "{name}: {}", a[0]);
     }
@@ -145,15 +146,42 @@ fn genmove_does_not_play_a_move_its_solver_refutes() {
     }
     // Without the solvers, the depth-1 search's choice; the solver proves
     // it a loss; with them, genmove plays something else.
-    input += "param_ferrohex max_depth 1\nparam_dfpn genmove_empty 0\ngenmove w\nundo\n";
+    input += "param_ferrohex max_depth 1\nparam_dfpn genmove_empty 0\nparam_dfpn verify_empty 0\ngenmove w\nundo\n";
     input += "play w c11\ndfpn-solve-state b\nundo\n";
-    input += "param_dfpn genmove_empty 100\ngenmove w\n";
+    input += "param_dfpn genmove_empty 100\nparam_dfpn verify_empty 100\ngenmove w\n";
     let a = session_with(&["--threads", "1", "--max-time", "2"], &input);
     let n = a.len();
-    assert_eq!(a[n - 7], "= c11", "the search alone");
-    assert_eq!(a[n - 4], "= black", "c11 loses");
+    assert_eq!(a[n - 8], "= c11", "the search alone");
+    assert_eq!(a[n - 5], "= black", "c11 loses");
     assert!(
         a[n - 1].starts_with("= ") && a[n - 1] != "= c11",
+        "genmove must not play the refuted move: {}",
+        a[n - 1]
+    );
+}
+
+/// An 11x11 position with 108 empty cells (White to move) from a game
+/// against Wolve, above the whole-position solver's reach: the connection
+/// search's depth-1 choice, c6, is refuted in a fraction of a second.
+const REFUTED_ABOVE_SOLVER: &str = "i4 j2 g4 h6 i2 f7 e7 e8 c9 d8 c8 d7 c7";
+
+#[test]
+fn the_verifier_works_above_the_whole_position_solver() {
+    let mut input = String::from("boardsize 11\nparam_ferrohex max_depth 1\n");
+    let mut color = ['b', 'w'].iter().cycle();
+    for m in REFUTED_ABOVE_SOLVER.split_whitespace() {
+        input += &format!("play {} {m}\n", color.next().unwrap());
+    }
+    input += "param_dfpn genmove_empty 0\nparam_dfpn verify_empty 0\ngenmove w\nundo\n";
+    input += "play w c6\ndfpn-solve-state b\nundo\n";
+    // The verifier alone, the whole-position solver still off.
+    input += "param_dfpn verify_empty 110\ngenmove w\n";
+    let a = session_with(&["--threads", "1", "--max-time", "2"], &input);
+    let n = a.len();
+    assert_eq!(a[n - 7], "= c6", "the search alone");
+    assert_eq!(a[n - 4], "= black", "c6 loses");
+    assert!(
+        a[n - 1].starts_with("= ") && a[n - 1] != "= c6",
         "genmove must not play the refuted move: {}",
         a[n - 1]
     );

@@ -35,6 +35,7 @@ struct SolverSettings {
     solver: SolverParams,
     use_guifx: bool,
     genmove_empty: usize,
+    verify_empty: usize,
 }
 
 fn game_registry() -> Vec<Param<GameSettings>> {
@@ -126,6 +127,13 @@ fn solver_registry(safe: bool) -> Vec<Param<SolverSettings>> {
         |s: &S| s.genmove_empty,
         |s, n| s.genmove_empty = n,
     ));
+    r.push(Param::int(
+        "verify_empty",
+        (0, crate::board::MAX_CELLS),
+        "genmove's verifier checks the search's choice with at most this many empty cells",
+        |s: &S| s.verify_empty,
+        |s, n| s.verify_empty = n,
+    ));
     r
 }
 
@@ -150,6 +158,7 @@ impl Engine {
             solver: self.portfolio.solver.params.clone(),
             use_guifx: self.solver_guifx,
             genmove_empty: self.portfolio.solver_empty,
+            verify_empty: self.portfolio.verify_empty,
         }
     }
 
@@ -207,6 +216,7 @@ impl Engine {
                     self.portfolio.set_solver_params(s.solver)?;
                 }
                 self.portfolio.solver_empty = s.genmove_empty;
+                self.portfolio.verify_empty = s.verify_empty;
                 self.solver_guifx = s.use_guifx;
             }
         }
