@@ -621,8 +621,14 @@ impl Portfolio {
             let search_won = crate::search::score_is_win(outcome.score);
             if winner == color && search_won {
                 log::info!("solver: the search's proved win stands");
-            } else if winner == color || outcome.decision != Decision::Resign {
-                play_instead(&mut outcome, cell);
+            } else {
+                if winner == color || outcome.decision != Decision::Resign {
+                    play_instead(&mut outcome, cell);
+                }
+                // The move is the proof's, and so is its score: a proved
+                // position reads as one in the log and the reports, not
+                // with the evaluation the search left behind.
+                outcome.score = crate::search::proved_score(winner == color);
             }
         }
         outcome

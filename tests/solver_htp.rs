@@ -221,3 +221,40 @@ fn genmove_swaps_winning_openings_and_opens_where_it_will_not_be_swapped() {
         );
     }
 }
+
+/// An 11x11 position from a game against MoHex (Black to move, 32 stones)
+/// that the solver proves lost for Black in well under a second, while a
+/// depth-1 search scores it as open.
+const PROVED_LOST_FOR_BLACK: &str =
+    "k5 f6 e6 e7 j4 j3 d7 d8 i4 i3 h4 h3 f5 e4 c4 c3 b4 b3 f4 g2 f2 g5 c8 b10 f3 g4 c9 c10 d9 d10 e9 e10";
+
+#[test]
+fn genmove_reports_a_solver_proof_as_its_score() {
+    let mut input = String::from("boardsize 11\nparam_ferrohex max_depth 1\n");
+    let mut color = ['b', 'w'].iter().cycle();
+    for m in PROVED_LOST_FOR_BLACK.split_whitespace() {
+        input += &format!("play {} {m}\n", color.next().unwrap());
+    }
+    input += "genmove b\n";
+    let out = run_with(
+        &["--threads", "1", "--max-time", "5", "--log", "info"],
+        input.as_bytes(),
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("solver: white wins"), "{log}");
+    // The log's genmove line carries the proof, not the depth-1 evaluation.
+    let line = log
+        .lines()
+        .find(|l| l.contains("genmove black:"))
+        .unwrap_or_else(|| panic!("no genmove line: {log}"));
+    let score: i32 = line
+        .split("score ")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no score in {line}"));
+    assert!(
+        ferrohex::search::score_is_loss(score),
+        "a proved loss: {line}"
+    );
+}

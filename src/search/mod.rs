@@ -112,6 +112,12 @@ pub fn score_is_loss(score: i32) -> bool {
     score <= -WIN_BOUND
 }
 
+/// The score of a win (or loss) proved without its length, as the
+/// solvers prove them: the shortest win's bound, so it reads as proven.
+pub fn proved_score(won: bool) -> i32 {
+    if won { WIN_BOUND } else { -WIN_BOUND }
+}
+
 /// One finished iteration of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchReport {
