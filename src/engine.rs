@@ -11,11 +11,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, CellSet, Color};
-use crate::eval::{CellValues, EvalKind};
+use crate::eval::{CELL_VALUE_MAX, CellValues, EvalKind};
 use crate::game::{Game, Move, MoveArg, TimeSettings};
 use crate::knowledge::{Endpoint, Inferiority, Knowledge, Semi};
 use crate::portfolio::Portfolio;
 use crate::present::textboard::Letters;
+use crate::search::connsearch;
 use crate::search::{Decision, SearchParams, SearchReport, TimeControl};
 use crate::solver::swap;
 use crate::solver::{Progress, SolveOutcome, SolverParams};
@@ -294,7 +295,27 @@ impl Engine {
         color: Color,
     ) -> Result<Vec<(Cell, i32)>, String> {
         let pos = self.evaluator_position()?;
-        let mut evaluator = kind.unwrap_or(self.params.eval).build();
+        let kind = kind.unwrap_or(self.params.eval);
+        if kind == EvalKind::Resistance
+            && let Some(view) = connsearch::circuit_view(pos, color)
+        {
+            // Each circuit carries a unit current: a cell's energy summed
+            // over the two is at most about 2.
+            let scale = CELL_VALUE_MAX as f64 / 2.0;
+            let mut energy = vec![0.0; pos.geometry().num_cells()];
+            for (c, e) in view.energy {
+                energy[c.index()] = e;
+            }
+            return Ok(pos
+                .empty_cells()
+                .iter()
+                .map(|c| {
+                    let v = (energy[c.index()] * scale).round();
+                    (c, v.clamp(0.0, CELL_VALUE_MAX as f64) as i32)
+                })
+                .collect());
+        }
+        let mut evaluator = kind.build();
         let mut values: Box<CellValues> = Box::new([0; crate::board::MAX_CELLS]);
         evaluator.evaluate_cells(pos, color, &mut values);
         Ok(pos
@@ -310,6 +331,17 @@ impl Engine {
         Ok(kinds
             .iter()
             .map(|&kind| {
+                if kind == EvalKind::Resistance
+                    && let Some(view) = connsearch::circuit_view(pos, color)
+                {
+                    let [black, white] = view.resistance;
+                    return Measure {
+                        kind,
+                        score: view.score,
+                        black,
+                        white,
+                    };
+                }
                 let mut evaluator = kind.build();
                 let score = evaluator.evaluate(pos, color);
                 let [black, white] = evaluator.measures(pos);

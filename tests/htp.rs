@@ -609,3 +609,45 @@ fn showboard_svg_answers_or_writes_a_picture() {
     assert_eq!(written.trim_end(), svg.trim_end());
     assert!(a[4].starts_with("? cannot write"));
 }
+
+/// An 11x11 middle game (Black to move) from a game against MoHex.
+const MIDDLE_GAME: &str = "k5 f6 e6 e7 j4 j3 d7 d8 i4 i3 h4 h3 f5 e4 c4 c3 b4 b3 f4 g2";
+
+#[test]
+fn the_resistance_commands_show_the_connection_search_circuit() {
+    let mut input = String::from("boardsize 11\n");
+    let mut color = ['b', 'w'].iter().cycle();
+    for m in MIDDLE_GAME.split_whitespace() {
+        input += &format!("play {} {m}\n", color.next().unwrap());
+    }
+    input += "eval-resist b\neval-resist w\neval-resist-cells b\n";
+    let a = session(&input);
+    let n = a.len();
+    // Benzene's Wolve, after `vc-build b`, answers `eval-resist b` with
+    // ln(R_white / R_black) = -0.852 here; the score is 300 times that
+    // log ratio. The adjacency circuit scores it -195.
+    let score = |ans: &str| -> i32 {
+        ans.split("score ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no score in {ans}"))
+    };
+    let b = score(&a[n - 3]);
+    assert!((b + 256).abs() <= 3, "{}", a[n - 3]);
+    assert_eq!(score(&a[n - 2]), -b, "{}", a[n - 2]);
+    // Cells the fill-in takes (a1, in the corner behind White's b3 and
+    // c3) carry no current; the cells of the fight carry the most.
+    let cells: Vec<(String, i32)> = a[n - 1]
+        .trim_start_matches("= ")
+        .split(' ')
+        .collect::<Vec<_>>()
+        .chunks(2)
+        .map(|p| (p[0].to_string(), p[1].parse().unwrap()))
+        .collect();
+    assert_eq!(cells.len(), 121 - 20, "{}", a[n - 1]);
+    let value = |name: &str| cells.iter().find(|(c, _)| c == name).unwrap().1;
+    assert_eq!(value("a1"), 0);
+    let top = cells.iter().max_by_key(|(_, v)| *v).unwrap();
+    assert_eq!(top.0, "e3", "{}", a[n - 1]);
+}

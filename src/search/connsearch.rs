@@ -49,6 +49,47 @@ pub const DEFAULT_WIDTHS: [usize; 4] = [16, 12, 10, 8];
 /// The widths at level max: twice as many moves a node, for longer thinking.
 pub const MAX_LEVEL_WIDTHS: [usize; 4] = [32, 24, 20, 16];
 
+/// The leaf score for the side whose resistance is `r_me`:
+/// `SCALE * ln(r_opp / r_me)`, clamped; a side cut off from its edges has
+/// an infinite resistance.
+fn leaf_score(r_me: f64, r_opp: f64) -> i32 {
+    let score = match (r_me.is_finite(), r_opp.is_finite()) {
+        (true, true) => (r_opp.max(1e-9) / r_me.max(1e-9)).ln().clamp(-CLAMP, CLAMP),
+        (true, false) => CLAMP,
+        (false, true) => -CLAMP,
+        (false, false) => 0.0,
+    };
+    (score * SCALE).round() as i32
+}
+
+/// A position as the connection search's leaf sees it (see
+/// [`circuit_view`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CircuitView {
+    /// The leaf score for the side to move.
+    pub score: i32,
+    /// Each colour's resistance between its edges, by `Color::index()`:
+    /// 0 when its connections already join them, infinite when it is cut
+    /// off.
+    pub resistance: [f64; 2],
+    /// Each empty cell's energy (about the current through it), summed
+    /// over both circuits; cells the fill-in took are left out.
+    pub energy: Vec<(Cell, f64)>,
+}
+
+/// The connection search's evaluation of `pos` with `me` to move, laid
+/// open: the fill-in for `me` played, each colour's whole H-search, and
+/// the resistance of its circuit over the full connections (what
+/// Benzene's `eval-resist` reports after `vc-build`). `None` when the board
+/// does not fit the bitboards.
+pub fn circuit_view(pos: &Position, me: Color) -> Option<CircuitView> {
+    match Width::of(pos.geometry())? {
+        Width::Narrow => ConnSearch::<u128>::new(pos)?.view(pos, me),
+        Width::Three => ConnSearch::<Wide<3>>::new(pos)?.view(pos, me),
+        Width::Four => ConnSearch::<Wide<4>>::new(pos)?.view(pos, me),
+    }
+}
+
 /// One searcher: its own H-search tables, circuit buffers and the
 /// connections of each ply of its current line.
 pub struct ConnSearch<B: Bitboard> {
@@ -306,14 +347,7 @@ impl<B: Bitboard> ConnSearch<B> {
                 slot.color = None;
             }
         }
-        let (r_me, r_opp) = (resistance[me.index()], resistance[opp.index()]);
-        let score = match (r_me.is_finite(), r_opp.is_finite()) {
-            (true, true) => (r_opp.max(1e-9) / r_me.max(1e-9)).ln().clamp(-CLAMP, CLAMP),
-            (true, false) => CLAMP,
-            (false, true) => -CLAMP,
-            (false, false) => 0.0,
-        };
-        let score = (score * SCALE).round() as i32;
+        let score = leaf_score(resistance[me.index()], resistance[opp.index()]);
         if !children {
             return Analysis::Open(score, Vec::new());
         }
@@ -507,6 +541,33 @@ impl<B: Bitboard> ConnSearch<B> {
             Analysis::Decided(w) => Err(w),
             Analysis::Open(s, _) => Ok(s),
         }
+    }
+}
+
+impl<B: Bitboard> ConnSearch<B> {
+    /// See [`circuit_view`].
+    fn view(&mut self, pos: &Position, me: Color) -> Option<CircuitView> {
+        let b = Board::filled(&self.bits, pos, me);
+        let mut energy = [0.0f64; 256];
+        let mut resistance = [0.0f64; 2];
+        for color in Color::BOTH {
+            let info = self
+                .hs
+                .run_seeded(&self.bits, b.st, color, Goal::Closure, None);
+            resistance[color.index()] = if info.full.is_some() {
+                0.0
+            } else if self.hs.finished() {
+                self.circuit.solve(&self.hs, &mut energy)
+            } else {
+                return None;
+            };
+        }
+        let empty = self.bits.all & !b.st[0] & !b.st[1];
+        Some(CircuitView {
+            score: leaf_score(resistance[me.index()], resistance[me.opponent().index()]),
+            resistance,
+            energy: cells(empty).map(|c| (c, energy[c.index()])).collect(),
+        })
     }
 }
 
