@@ -225,8 +225,7 @@ fn genmove_swaps_winning_openings_and_opens_where_it_will_not_be_swapped() {
 /// An 11x11 position from a game against MoHex (Black to move, 32 stones)
 /// that the solver proves lost for Black in well under a second, while a
 /// depth-1 search scores it as open.
-const PROVED_LOST_FOR_BLACK: &str =
-    "k5 f6 e6 e7 j4 j3 d7 d8 i4 i3 h4 h3 f5 e4 c4 c3 b4 b3 f4 g2 f2 g5 c8 b10 f3 g4 c9 c10 d9 d10 e9 e10";
+const PROVED_LOST_FOR_BLACK: &str = "k5 f6 e6 e7 j4 j3 d7 d8 i4 i3 h4 h3 f5 e4 c4 c3 b4 b3 f4 g2 f2 g5 c8 b10 f3 g4 c9 c10 d9 d10 e9 e10";
 
 #[test]
 fn genmove_reports_a_solver_proof_as_its_score() {
