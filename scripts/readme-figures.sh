@@ -114,9 +114,9 @@ for r in $rows; do
             --openings "$shared/openings/11x11-all-1ply" --timeout 5
         ;;
     mohex11)
-        match "against MoHex 2.0 (2 threads), 11x11, 1 s a move, 20 games (seed 9)" \
-            "the Wolve command with \"\$A/benzene/mohex --quiet --use-logfile 0\" --setup2 \"param_mohex max_time 1;param_mohex num_threads 2\" --seed 9 --games 20" \
-            "9" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 11 \
+        match "against MoHex 2.0 (2 threads), 11x11, 1 s a move, 20 games (seed 12)" \
+            "the Wolve command with \"\$A/benzene/mohex --quiet --use-logfile 0\" --setup2 \"param_mohex max_time 1;param_mohex num_threads 2\" --seed 12 --games 20" \
+            "12" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 11 \
             --openings "$shared/openings/11x11-all-1ply" --timeout 6
         ;;
     wolve9)
@@ -138,17 +138,18 @@ for r in $rows; do
             --swap --size 11 --timeout 6
         ;;
     levels)
-        # Each pair of levels, 10 games on 9x9 at 0.3 s a move, one thread each.
+        # Each pair of levels, 20 games on 11x11 at 0.5 s a move, one thread each
+        # (on 9x9 the solver plays from the first move and hides the levels).
         scores=()
-        for pair in "easy medium" "medium hard" "hard max" "easy hard" "medium max" "easy max"; do
+        for pair in "easy medium" "medium hard" "medium max" "hard max"; do
             set -- $pair
-            "$bin" match "$bin --level $1 --max-time 0.3 --threads 1" "$bin --level $2 --max-time 0.3 --threads 1" \
-                --name1 "$1" --name2 "$2" --size 9 --openings "$shared/openings/9x9-all-1ply" --seed 3 \
-                --games 10 --jobs 2 --timeout 3 > "$tmp/levels.txt" 2>&1
+            "$bin" match "$bin --level $1 --max-time 0.5 --threads 1" "$bin --level $2 --max-time 0.5 --threads 1" \
+                --name1 "$1" --name2 "$2" --size 11 --openings "$shared/openings/11x11-all-1ply" --seed 3 \
+                --games 20 --jobs 2 --timeout 3 > "$tmp/levels.txt" 2>&1
             scores+=("$(awk -v a="$1" -v b="$2" '$1 == a && $2 ~ /^[0-9]+$/ { x = $2 } $1 == b && $2 ~ /^[0-9]+$/ { y = $2 } END { print a " " x "-" y " " b }' "$tmp/levels.txt")")
         done
-        row "levels round-robin, 9x9, 0.3 s a move, one thread, 10 games a pair" "$(IFS=';'; echo "${scores[*]}" | sed 's/;/; /g')" \
-            "ferrohex match \"ferrohex --level A --max-time 0.3 --threads 1\" \"ferrohex --level B --max-time 0.3 --threads 1\" --size 9 --openings ../shared/openings/9x9-all-1ply --seed 3 --games 10 --jobs 2 --timeout 3"
+        row "levels round-robin, 11x11, 0.5 s a move, one thread, 20 games a pair" "$(IFS=';'; echo "${scores[*]}" | sed 's/;/; /g')" \
+            "ferrohex match \"ferrohex --level A --max-time 0.5 --threads 1\" \"ferrohex --level B --max-time 0.5 --threads 1\" --size 11 --openings ../shared/openings/11x11-all-1ply --seed 3 --games 20 --jobs 2 --timeout 3"
         ;;
     *)
         echo "unknown row: $r" >&2

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Cell, CellSet, Color};
 use crate::eval::{CELL_VALUE_MAX, CellValues, EvalKind};
 use crate::game::{Game, Move, MoveArg, TimeSettings};
-use crate::knowledge::{Endpoint, Inferiority, Knowledge, Semi};
+use crate::knowledge::{Endpoint, Inferiority, Knowledge, Semi, queries};
 use crate::portfolio::Portfolio;
 use crate::present::textboard::Letters;
 use crate::search::connsearch;
@@ -425,7 +425,7 @@ impl Engine {
     /// the position is lost).
     pub fn mustplay(&self, color: Color) -> Result<CellSet, String> {
         let pos = self.evaluator_position()?;
-        Ok(Knowledge::new(pos).mustplay(color))
+        Ok(queries::mustplay(pos, color).unwrap_or_else(|| Knowledge::new(pos).mustplay(color)))
     }
 
     /// `vc-between-cells-full|semi`: `color`'s full (`full`) or semi
@@ -445,8 +445,10 @@ impl Engine {
             })
         };
         let ends = (end(from)?, end(to)?);
-        let k = Knowledge::new(pos);
-        let (fulls, semis) = crate::knowledge::connections(k.vcs(color), ends.0, ends.1);
+        let (fulls, semis) =
+            queries::connections(pos, color, ends.0, ends.1).unwrap_or_else(|| {
+                crate::knowledge::connections(Knowledge::new(pos).vcs(color), ends.0, ends.1)
+            });
         Ok(if full {
             Connections {
                 color,

@@ -23,10 +23,12 @@ fn decided_scores_agree_with_brute_force() {
     let mut rng = Rng(0x5eed_c0ffee);
     let mut memo = HashMap::new();
     let (mut wins, mut losses) = (0, 0);
+    // Positions with more empty cells: H-search decides most small ones
+    // at the root, where there is no search to check.
     for i in 0..600 {
         let size = 4 + i % 2;
         let n = size * size;
-        let empties = 6 + rng.below(if size == 5 { 8 } else { 7 });
+        let empties = 8 + rng.below(if size == 5 { 6 } else { 7 });
         let (mut pos, me) = random_position(&mut rng, size, n - empties);
         let truth = brute_memo(&mut pos, me, &mut memo);
         // A root the connections decide has no search to check.
@@ -65,7 +67,7 @@ fn fixed_search_is_deterministic() {
     assert_eq!(a.2, CONN_SIGNATURE, "nodes of the depth-3 search");
 }
 
-const CONN_SIGNATURE: u64 = 1926;
+const CONN_SIGNATURE: u64 = 1743;
 
 /// The bitboard types of the bigger boards search as the one of 11x11
 /// does: the same move, score and node count on the same positions.

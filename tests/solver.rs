@@ -533,41 +533,24 @@ fn params_by_name() {
     assert!(p.list().iter().any(|(n, v)| *n == "tt_mb" && v == "16"));
 }
 
-/// A position from cells by name: Black's stones, then White's.
-fn stones(size: usize, black: &[&str], white: &[&str]) -> Position {
-    let mut pos = empty_board(size);
-    let g = pos.geometry().clone();
-    for (color, list) in [(Color::Black, black), (Color::White, white)] {
-        for name in list {
-            pos.play(color, g.parse_cell(name).expect("a cell"));
+#[test]
+fn genmove_prefers_the_quick_win() {
+    // endgame.tst test 11 (easy-endgame02): White wins at once with c3;
+    // d5 wins too, but the way round takes longer. The root's knowledge
+    // picks the win leaving the fewest cells to defend. (The solver's own
+    // choice by proof height no longer tells c3 from j6: with every OR
+    // set kept, the connections decide both at once.)
+    let black = "e3 h3 i3 j3 c4 d4 f4 g4 j4 h5 j5 g6 a7 f7 a8 b8 c8 d8";
+    let white = "f1 h2 i2 j2 d3 f3 g3 h4 i4 b5 g5 i5 f6 b7 c7 d7 e7";
+    let mut input = String::from("boardsize 11\n");
+    for (c, list) in [("b", black), ("w", white)] {
+        for cell in list.split_whitespace() {
+            input += &format!("play {c} {cell}\n");
         }
     }
-    pos
-}
-
-#[test]
-fn simplest_win_prefers_the_quick_win() {
-    // endgame.tst test 11 (easy-endgame02): White wins at once with c3;
-    // d5 wins too, but the way round takes longer (its proof's longest
-    // line is 10 moves against c3's 6).
-    let pos = stones(
-        11,
-        &[
-            "e3", "h3", "i3", "j3", "c4", "d4", "f4", "g4", "j4", "h5", "j5", "g6", "a7", "f7",
-            "a8", "b8", "c8", "d8",
-        ],
-        &[
-            "f1", "h2", "i2", "j2", "d3", "f3", "g3", "h4", "i4", "b5", "g5", "i5", "f6", "b7",
-            "c7", "d7", "e7",
-        ],
-    );
-    let g = pos.geometry().clone();
-    let solver = Solver::new(&SolverParams::default());
-    let stop = AtomicBool::new(false);
-    let deadline = Instant::now() + std::time::Duration::from_secs(600);
-    let d5 = g.parse_cell("d5").unwrap();
-    let got = solver.simplest_win(&pos, Color::White, d5, &stop, deadline);
-    assert_eq!(g.name(got), "c3");
+    input += "genmove w\n";
+    let a = common::session_with(&["--max-time", "60"], &input);
+    assert_eq!(a.last().map(String::as_str), Some("= c3"), "{a:?}");
 }
 
 #[test]

@@ -23,6 +23,7 @@
 pub mod circuit;
 pub mod decompose;
 pub mod ice;
+pub mod queries;
 pub mod resistance;
 pub mod templates;
 pub mod vc;

@@ -103,9 +103,11 @@ impl<B: Bitboard> Hsearch<B> {
         self.adj[node::<B>(a)] |= bit(b);
         self.adj[node::<B>(b)] |= bit(a);
         if a + b == E1 + E2 && a.max(b) == E2 {
-            self.edge_full = Some(c);
-            self.stopped = true;
-            return;
+            self.edge_full = self.edge_full.or(Some(c));
+            if self.goal != Goal::Whole {
+                self.stopped = true;
+                return;
+            }
         }
         if self.origin != Origin::Old {
             self.queue
@@ -128,7 +130,7 @@ impl<B: Bitboard> Hsearch<B> {
         let stop = match self.goal {
             Goal::Mover => true,
             Goal::Opponent => self.edge_cap.is_empty(),
-            Goal::Closure => false,
+            Goal::Closure | Goal::Whole => false,
         };
         if stop {
             self.stopped = true;
@@ -225,24 +227,40 @@ impl<B: Bitboard> Hsearch<B> {
                 return;
             }
         }
-        // OR: the new semi with others whose carriers leave no common cell.
-        if n >= 1
-            && self.origin != Origin::Old
-            && let Some(u) = or_combine(&self.semis[p * sc..p * sc + n], s)
-        {
+        // OR: the new semi with others whose carriers leave no common cell,
+        // every such set (each gives a full of its own: keeping only the
+        // first lost fulls that later ANDs and ORs need).
+        if n >= 1 && self.origin != Origin::Old {
+            let mut found = [B::ZERO; Caps::MAX_FULLS];
+            let k = or_combine(&self.semis[p * sc..p * sc + n], s, &mut found);
             let origin = std::mem::replace(&mut self.origin, Origin::New);
-            self.add_full(a, b, u);
+            for &u in &found[..k] {
+                self.add_full(a, b, u);
+                if self.stopped {
+                    break;
+                }
+            }
             self.origin = origin;
         }
     }
 }
 
-/// Searches the semis `list` (in order, depth first) for up to
-/// `ORMAX - 1` of them that with `s` leave no common cell; returns the
-/// union of the carriers used.
+/// Searches the semis `list` (in order, depth first) for sets of up to
+/// `ORMAX - 1` of them that with `s` leave no common cell, each extending
+/// a smaller set only where it shrinks the common cells and none
+/// extending a set that already leaves none; writes the union of each
+/// set's carriers into `out` (at most its length) and returns how many.
 #[inline]
-pub(super) fn or_combine<B: Bitboard>(list: &[B], s: B) -> Option<B> {
+pub(super) fn or_combine<B: Bitboard>(list: &[B], s: B, out: &mut [B]) -> usize {
     const _: () = assert!(ORMAX == 4, "or_combine is unrolled for ORMAX = 4");
+    let mut k = 0;
+    let mut emit = |u: B| {
+        if k < out.len() {
+            out[k] = u;
+            k += 1;
+        }
+        k < out.len()
+    };
     for (i, &x) in list.iter().enumerate() {
         let i1 = s & x;
         if i1 == s {
@@ -250,7 +268,10 @@ pub(super) fn or_combine<B: Bitboard>(list: &[B], s: B) -> Option<B> {
         }
         let u1 = s | x;
         if i1.is_empty() {
-            return Some(u1);
+            if !emit(u1) {
+                return k;
+            }
+            continue;
         }
         for (j, &y) in list[i + 1..].iter().enumerate() {
             let i2 = i1 & y;
@@ -259,15 +280,17 @@ pub(super) fn or_combine<B: Bitboard>(list: &[B], s: B) -> Option<B> {
             }
             let u2 = u1 | y;
             if i2.is_empty() {
-                return Some(u2);
+                if !emit(u2) {
+                    return k;
+                }
+                continue;
             }
             for &w in &list[i + j + 2..] {
-                let i3 = i2 & w;
-                if i3.is_empty() {
-                    return Some(u2 | w);
+                if (i2 & w).is_empty() && !emit(u2 | w) {
+                    return k;
                 }
             }
         }
     }
-    None
+    k
 }

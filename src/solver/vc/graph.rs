@@ -248,6 +248,31 @@ impl<B: Bitboard> Hsearch<B> {
         self.m
     }
 
+    /// The node of cell `i` in the last finished run (its group's, or its
+    /// own when empty); `None` for cells the run left out (the
+    /// opponent's stones, cells on no chain of the colour's).
+    pub fn node_at(&self, i: usize) -> Option<usize> {
+        let k = *self.node_of.get(i)? as usize;
+        (self.finished() && k < self.m).then_some(k)
+    }
+
+    /// The connections the last finished run kept between nodes `a` and
+    /// `b`: the fulls' carriers, and the semis' carriers with their key
+    /// cells. (Node 0 is the colour's first edge, node 1 its second.)
+    pub fn between(&self, a: usize, b: usize) -> (Vec<B>, Vec<(B, usize)>) {
+        if !self.finished() || a == b || a.max(b) >= self.m {
+            return (Vec::new(), Vec::new());
+        }
+        let fulls = self.full_list(ix::<B>(a, b)).to_vec();
+        let p = ix::<B>(a.min(b), a.max(b));
+        let sc = self.caps.semis;
+        let n = (self.ns[p] as usize).min(sc);
+        let semis = (0..n)
+            .map(|k| (self.semis[p * sc + k], self.keys[p * sc + k] as usize))
+            .collect();
+        (fulls, semis)
+    }
+
     /// The cell index of node `k` when it is an empty cell.
     #[inline]
     pub fn node_cell(&self, k: usize) -> Option<usize> {

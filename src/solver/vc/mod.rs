@@ -159,6 +159,9 @@ pub enum Goal {
     Opponent,
     /// Only at an edge-to-edge full: the whole closure, to seed later runs.
     Closure,
+    /// Never: every connection, an edge-to-edge full included, for
+    /// showing them ([`Hsearch::between`]).
+    Whole,
 }
 
 /// Where a full connection being added comes from: it decides what the

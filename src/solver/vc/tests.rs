@@ -62,3 +62,31 @@ fn mustplay_is_the_common_cells_of_the_threats() {
     let b1 = g.parse_cell("b1").unwrap().index();
     assert!(info.semi_cap & bit::<u128>(b1) != 0);
 }
+
+#[test]
+fn every_or_set_of_semis_gives_its_full() {
+    // 5x5, Black c2 (bridged to the top by c1 and d1), White b3. The top
+    // edge reaches d2 by three one-cell semis: d1, e1, and c1 (through
+    // c2). Each two of them make a full: c1+d1, c1+e1 and d1+e1. Keeping
+    // only the first set found loses c1+e1, and with it the top's full to
+    // d4 and the threat whose carrier misses d1, which Black's win on
+    // this board (after c4) needs.
+    let p = position(5, &["c2"], &["b3"]);
+    let bits = Bits::<u128>::new(p.geometry()).unwrap();
+    let mut hs = Hsearch::with_caps(Caps::new(Caps::MAX_FULLS, 24));
+    hs.run_seeded(&bits, stones(&p), Color::Black, Goal::Whole, None);
+    let g = p.geometry();
+    let d2 = hs.node_at(g.parse_cell("d2").unwrap().index()).unwrap();
+    let (fulls, _) = hs.between(0, d2);
+    let mut names: Vec<Vec<String>> = fulls
+        .iter()
+        .map(|&c| cells(c).map(|x| g.name(x)).collect())
+        .collect();
+    names.sort();
+    assert_eq!(names, [["c1", "d1"], ["c1", "e1"], ["d1", "e1"]]);
+    // After Black c4, White has no move left.
+    let p = position(5, &["c2", "c4"], &["b3"]);
+    let info = run(&p, Color::Black, false);
+    let lost = info.full.is_some() || (info.semis > 0 && info.semi_cap == 0);
+    assert!(lost, "{info:?}");
+}

@@ -1,0 +1,111 @@
+//! The analysis commands' questions (HexGui's `vc-get-mustplay` and
+//! `vc-between-cells-*`) answered by the bitboard H-search the search and
+//! the solver use ([`crate::solver::vc::Hsearch`]), on the board's
+//! [`Bitboard`] type: boards of at most 252 cells. `None` for larger
+//! boards, which the [`super::Knowledge`] graph answers.
+
+use super::{Endpoint, Semi};
+use crate::board::{Bitboard, Cell, CellSet, Color, Position, Wide};
+use crate::solver::vc::{self, Bits, Caps, Goal, Hsearch, cells, stones};
+
+/// Calls `$f::<B>($args)` with `B` the narrowest bitboard type `$pos`'s
+/// board fits; `None` when it fits none.
+/// The lists the answers come from: longer than the search's (which
+/// trades completeness for speed), as one query is cheap.
+const SHOWN: Caps = Caps {
+    fulls: Caps::MAX_FULLS,
+    semis: 24,
+};
+
+macro_rules! on_bitboard {
+    ($pos:expr, $f:ident($($arg:expr),*)) => {{
+        let g = $pos.geometry();
+        if vc::fits::<u128>(g) {
+            $f::<u128>($($arg),*)
+        } else if vc::fits::<Wide<3>>(g) {
+            $f::<Wide<3>>($($arg),*)
+        } else if vc::fits::<Wide<4>>(g) {
+            $f::<Wide<4>>($($arg),*)
+        } else {
+            None
+        }
+    }};
+}
+
+fn set<B: Bitboard>(b: B) -> CellSet {
+    cells(b).collect()
+}
+
+/// The cells where `color` can avoid losing at once to one of the
+/// opponent's edge-to-edge semi connections: the empty cells in all their
+/// carriers (every empty cell when there are none); empty when the
+/// opponent has an edge-to-edge full or its semis share no cell.
+pub fn mustplay(pos: &Position, color: Color) -> Option<CellSet> {
+    on_bitboard!(pos, mustplay_on(pos, color))
+}
+
+fn mustplay_on<B: Bitboard>(pos: &Position, color: Color) -> Option<CellSet> {
+    let bits = Bits::<B>::new(pos.geometry())?;
+    let st = stones::<B>(pos);
+    let empty = bits.all & !st[0] & !st[1];
+    let info = Hsearch::<B>::with_caps(SHOWN).run_seeded(
+        &bits,
+        st,
+        color.opponent(),
+        Goal::Opponent,
+        None,
+    );
+    Some(if info.full.is_some() {
+        CellSet::EMPTY
+    } else {
+        set(info.semi_cap & empty)
+    })
+}
+
+/// `color`'s full connections (carriers) and semi connections between two
+/// endpoints; an edge that is not one of `color`'s has none, nor has a
+/// cell the opponent holds. Two endpoints in one group are joined by a
+/// full with an empty carrier.
+pub fn connections(
+    pos: &Position,
+    color: Color,
+    a: Endpoint,
+    b: Endpoint,
+) -> Option<(Vec<CellSet>, Vec<Semi>)> {
+    on_bitboard!(pos, connections_on(pos, color, a, b))
+}
+
+fn connections_on<B: Bitboard>(
+    pos: &Position,
+    color: Color,
+    a: Endpoint,
+    b: Endpoint,
+) -> Option<(Vec<CellSet>, Vec<Semi>)> {
+    let bits = Bits::<B>::new(pos.geometry())?;
+    let mut hs = Hsearch::<B>::with_caps(SHOWN);
+    hs.run_seeded(&bits, stones::<B>(pos), color, Goal::Whole, None);
+    let (e1, e2) = color.edges();
+    let node = |e: Endpoint| match e {
+        Endpoint::Cell(c) => hs.node_at(c.index()),
+        Endpoint::Edge(e) if e == e1 => Some(0),
+        Endpoint::Edge(e) if e == e2 => Some(1),
+        Endpoint::Edge(_) => None,
+    };
+    Some(match (node(a), node(b)) {
+        (Some(x), Some(y)) if x != y => {
+            let (fulls, semis) = hs.between(x, y);
+            (
+                fulls.into_iter().map(set).collect(),
+                semis
+                    .into_iter()
+                    .map(|(carrier, key)| Semi {
+                        key: Cell::from_index(key),
+                        carrier: set(carrier),
+                    })
+                    .collect(),
+            )
+        }
+        (Some(_), Some(_)) => (vec![CellSet::EMPTY], Vec::new()),
+        _ => (Vec::new(), Vec::new()),
+    })
+}
