@@ -616,10 +616,7 @@ const MIDDLE_GAME: &str = "k5 f6 e6 e7 j4 j3 d7 d8 i4 i3 h4 h3 f5 e4 c4 c3 b4 b3
 #[test]
 fn the_resistance_commands_show_the_connection_search_circuit() {
     let mut input = String::from("boardsize 11\n");
-    let mut color = ['b', 'w'].iter().cycle();
-    for m in MIDDLE_GAME.split_whitespace() {
-        input += &format!("play {} {m}\n", color.next().unwrap());
-    }
+    input += &alternate(MIDDLE_GAME);
     input += "eval-resist b\neval-resist w\neval-resist-cells b\n";
     let a = session(&input);
     let n = a.len();

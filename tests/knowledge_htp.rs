@@ -111,11 +111,7 @@ fn genmove_finishes_a_won_game_the_shortest_way_with_the_solver_running() {
     let black = "j1 h2 j3 d4 f5 i5 j5 i6 k7 i8 c9 j10 a11 d11 e11 g11 k11";
     let white = "h1 b2 g2 b3 e3 f3 g3 a4 c4 i4 b5 h5 c6 j6 e8 d9";
     let mut input = String::from("boardsize 11\n");
-    for (c, list) in [("b", black), ("w", white)] {
-        for cell in list.split_whitespace() {
-            input.push_str(&format!("play {c} {cell}\n"));
-        }
-    }
+    input += &stones_input(black, white);
     input.push_str("genmove w\n");
     let a = session_with(&["--max-time", "60"], &input);
     assert_eq!(a.last().map(String::as_str), Some("= i3"), "{a:?}");

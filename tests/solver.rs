@@ -543,11 +543,7 @@ fn genmove_prefers_the_quick_win() {
     let black = "e3 h3 i3 j3 c4 d4 f4 g4 j4 h5 j5 g6 a7 f7 a8 b8 c8 d8";
     let white = "f1 h2 i2 j2 d3 f3 g3 h4 i4 b5 g5 i5 f6 b7 c7 d7 e7";
     let mut input = String::from("boardsize 11\n");
-    for (c, list) in [("b", black), ("w", white)] {
-        for cell in list.split_whitespace() {
-            input += &format!("play {c} {cell}\n");
-        }
-    }
+    input += &common::stones_input(black, white);
     input += "genmove w\n";
     let a = common::session_with(&["--max-time", "60"], &input);
     assert_eq!(a.last().map(String::as_str), Some("= c3"), "{a:?}");

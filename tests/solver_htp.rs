@@ -140,10 +140,7 @@ const REFUTED_AT_DEPTH_1: &str =
 #[test]
 fn genmove_does_not_play_a_move_its_solver_refutes() {
     let mut input = String::from("boardsize 11\n");
-    let mut color = ['b', 'w'].iter().cycle();
-    for m in REFUTED_AT_DEPTH_1.split_whitespace() {
-        input += &format!("play {} {m}\n", color.next().unwrap());
-    }
+    input += &alternate(REFUTED_AT_DEPTH_1);
     // Without the solvers, the depth-1 search's choice; the solver proves
     // it a loss; with them, genmove plays something else.
     input += "param_ferrohex max_depth 1\nparam_dfpn genmove_empty 0\nparam_dfpn verify_empty 0\ngenmove w\nundo\n";
@@ -168,10 +165,7 @@ const REFUTED_ABOVE_SOLVER: &str = "i4 j2 g4 h6 i2 f7 e7 e8 c9 d8 c8 d7 c7";
 #[test]
 fn the_verifier_works_above_the_whole_position_solver() {
     let mut input = String::from("boardsize 11\nparam_ferrohex max_depth 1\n");
-    let mut color = ['b', 'w'].iter().cycle();
-    for m in REFUTED_ABOVE_SOLVER.split_whitespace() {
-        input += &format!("play {} {m}\n", color.next().unwrap());
-    }
+    input += &alternate(REFUTED_ABOVE_SOLVER);
     input += "param_dfpn genmove_empty 0\nparam_dfpn verify_empty 0\ngenmove w\nundo\n";
     input += "play w c6\ndfpn-solve-state b\nundo\n";
     // The verifier alone, the whole-position solver still off.
@@ -230,10 +224,7 @@ const PROVED_LOST_FOR_BLACK: &str = "k5 f6 e6 e7 j4 j3 d7 d8 i4 i3 h4 h3 f5 e4 c
 #[test]
 fn genmove_reports_a_solver_proof_as_its_score() {
     let mut input = String::from("boardsize 11\nparam_ferrohex max_depth 1\n");
-    let mut color = ['b', 'w'].iter().cycle();
-    for m in PROVED_LOST_FOR_BLACK.split_whitespace() {
-        input += &format!("play {} {m}\n", color.next().unwrap());
-    }
+    input += &alternate(PROVED_LOST_FOR_BLACK);
     input += "genmove b\n";
     let out = run_with(
         &["--threads", "1", "--max-time", "5", "--log", "info"],

@@ -251,3 +251,25 @@ pub fn diagram(text: &str) -> ferrohex::board::Position {
         .position()
         .clone()
 }
+
+/// `play` lines for `moves` (cell names, space-separated), Black first
+/// and the colours alternating.
+pub fn alternate(moves: &str) -> String {
+    let mut color = ['b', 'w'].iter().cycle();
+    moves
+        .split_whitespace()
+        .map(|m| format!("play {} {m}\n", color.next().unwrap()))
+        .collect()
+}
+
+/// `play` lines for Black's stones, then White's (cell names,
+/// space-separated).
+pub fn stones_input(black: &str, white: &str) -> String {
+    let mut out = String::new();
+    for (c, list) in [("b", black), ("w", white)] {
+        for cell in list.split_whitespace() {
+            out += &format!("play {c} {cell}\n");
+        }
+    }
+    out
+}
