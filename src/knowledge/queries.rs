@@ -8,8 +8,6 @@ use super::{Endpoint, Semi};
 use crate::board::{Bitboard, Cell, CellSet, Color, Position, Wide};
 use crate::solver::vc::{self, Bits, Caps, Goal, Hsearch, cells, stones};
 
-/// Calls `$f::<B>($args)` with `B` the narrowest bitboard type `$pos`'s
-/// board fits; `None` when it fits none.
 /// The lists the answers come from: longer than the search's (which
 /// trades completeness for speed), as one query is cheap.
 const SHOWN: Caps = Caps {
@@ -17,6 +15,8 @@ const SHOWN: Caps = Caps {
     semis: 24,
 };
 
+/// Calls `$f::<B>($args)` with `B` the narrowest bitboard type `$pos`'s
+/// board fits; `None` when it fits none.
 macro_rules! on_bitboard {
     ($pos:expr, $f:ident($($arg:expr),*)) => {{
         let g = $pos.geometry();
