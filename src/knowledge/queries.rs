@@ -6,7 +6,7 @@
 
 use super::{Endpoint, Semi};
 use crate::board::{Bitboard, Cell, CellSet, Color, Position, Wide};
-use crate::solver::vc::{self, Bits, Caps, Goal, Hsearch, cells, stones};
+use crate::solver::vc::{Bits, Caps, Goal, Hsearch, Width, cells, stones};
 
 /// The lists the answers come from: longer than the search's (which
 /// trades completeness for speed), as one query is cheap.
@@ -15,21 +15,16 @@ const SHOWN: Caps = Caps {
     semis: 24,
 };
 
-/// Calls `$f::<B>($args)` with `B` the narrowest bitboard type `$pos`'s
-/// board fits; `None` when it fits none.
+/// Calls `$f::<B>($args)` with `B` the bitboard type `$pos`'s board
+/// fits ([`Width`]); `None` when it fits none.
 macro_rules! on_bitboard {
-    ($pos:expr, $f:ident($($arg:expr),*)) => {{
-        let g = $pos.geometry();
-        if vc::fits::<u128>(g) {
-            $f::<u128>($($arg),*)
-        } else if vc::fits::<Wide<3>>(g) {
-            $f::<Wide<3>>($($arg),*)
-        } else if vc::fits::<Wide<4>>(g) {
-            $f::<Wide<4>>($($arg),*)
-        } else {
-            None
+    ($pos:expr, $f:ident($($arg:expr),*)) => {
+        match Width::of($pos.geometry())? {
+            Width::Narrow => $f::<u128>($($arg),*),
+            Width::Three => $f::<Wide<3>>($($arg),*),
+            Width::Four => $f::<Wide<4>>($($arg),*),
         }
-    }};
+    };
 }
 
 fn set<B: Bitboard>(b: B) -> CellSet {

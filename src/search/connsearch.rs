@@ -32,10 +32,11 @@ use super::WIN;
 use super::params::DEFAULT_CONN_CAPS;
 use super::tt::{Bound, Tt, TtEntry, side_key as tt_key, to_tt};
 use super::worker::INF;
-use crate::board::{Bitboard, Cell, Color, Geometry, Position, Wide, zobrist_key};
+use crate::board::{Bitboard, Cell, Color, Position, Wide, zobrist_key};
 use crate::knowledge::circuit::Circuit;
 use crate::solver::ice;
-use crate::solver::vc::{self, Bits, Caps, Closure, Goal, Hsearch, bit, cells, stones};
+pub use crate::solver::vc::Width;
+use crate::solver::vc::{Bits, Caps, Closure, Goal, Hsearch, bit, cells, stones};
 
 /// The score's scale: `SCALE * ln(R_opp / R_own)`, clamped to
 /// `SCALE * CLAMP` (the two-distance and resistance evaluations' scale).
@@ -183,33 +184,6 @@ pub struct Iteration {
     pub complete: bool,
 }
 
-/// The bitboard types, by the board sizes they serve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Width {
-    /// At most 128 cells (up to 11x11): `u128`.
-    Narrow,
-    /// At most 192 cells (12x12, 13x13): three words.
-    Three,
-    /// At most 252 cells (14x14, 15x15): four words.
-    Four,
-}
-
-impl Width {
-    /// The narrowest type a board of `g`'s size fits; `None` above 252
-    /// cells.
-    pub fn of(g: &Geometry) -> Option<Width> {
-        if vc::fits::<u128>(g) {
-            Some(Width::Narrow)
-        } else if vc::fits::<Wide<3>>(g) {
-            Some(Width::Three)
-        } else if vc::fits::<Wide<4>>(g) {
-            Some(Width::Four)
-        } else {
-            None
-        }
-    }
-}
-
 /// Whether a board fits the bitboards.
 pub fn fits(pos: &Position) -> bool {
     Width::of(pos.geometry()).is_some()
@@ -262,7 +236,7 @@ impl Searchers {
 
 impl<B: Bitboard> ConnSearch<B> {
     /// With the default caps ([`DEFAULT_CONN_CAPS`]); `None` when the
-    /// board does not fit `B` ([`vc::fits`]).
+    /// board does not fit `B` ([`crate::solver::vc::fits`]).
     pub fn new(pos: &Position) -> Option<ConnSearch<B>> {
         ConnSearch::with_caps(pos, DEFAULT_CONN_CAPS)
     }

@@ -2,7 +2,7 @@
 //! edge templates H-search does not find by itself, on the board's
 //! [`Bitboard`] type.
 
-use crate::board::{Bitboard, Cell, Color, Edge, Geometry, Position};
+use crate::board::{Bitboard, Cell, Color, Edge, Geometry, Position, Wide};
 
 /// Bitboard helpers for one geometry.
 #[derive(Clone, Debug)]
@@ -30,6 +30,33 @@ pub fn bit<B: Bitboard>(i: usize) -> B {
 pub fn fits<B: Bitboard>(g: &Geometry) -> bool {
     let n = g.num_cells();
     n <= B::BITS && n <= 252
+}
+
+/// The bitboard types, by the board sizes they serve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// At most 128 cells (up to 11x11): `u128`.
+    Narrow,
+    /// At most 192 cells (12x12, 13x13): three words.
+    Three,
+    /// At most 252 cells (14x14, 15x15): four words.
+    Four,
+}
+
+impl Width {
+    /// The narrowest type a board of `g`'s size fits; `None` above 252
+    /// cells.
+    pub fn of(g: &Geometry) -> Option<Width> {
+        if fits::<u128>(g) {
+            Some(Width::Narrow)
+        } else if fits::<Wide<3>>(g) {
+            Some(Width::Three)
+        } else if fits::<Wide<4>>(g) {
+            Some(Width::Four)
+        } else {
+            None
+        }
+    }
 }
 
 impl<B: Bitboard> Bits<B> {

@@ -23,7 +23,7 @@ mod regression;
 #[cfg(test)]
 mod tests;
 
-pub use bits::{Bits, bit, cells, fits, stones};
+pub use bits::{Bits, Width, bit, cells, fits, stones};
 
 use crate::board::{Bitboard, Color};
 
