@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use common::{Rng, brute_memo, random_position};
 use ferrohex::board::Wide;
 use ferrohex::board::{Color, Position};
-use ferrohex::search::connsearch::{ConnSearch, fixed_depth, fixed_depth_on};
+use ferrohex::search::connsearch::{ConnSearch, circuit_view, fixed_depth, fixed_depth_on};
 use ferrohex::search::{WIN, score_is_loss, score_is_win};
 
 fn play(size: usize, moves: &str) -> (Position, Color) {
@@ -129,4 +129,55 @@ fn evaluation_reads_the_board() {
 
 fn s_for(pos: &Position) -> ConnSearch<u128> {
     ConnSearch::new(pos).expect("fits")
+}
+
+/// The search fills in the carriers decompositions capture before it
+/// evaluates a node or picks its moves: White's c1-c2 reaches the west edge
+/// through a corner no Black chain can use (see tests/decompose.rs), so no
+/// corner cell carries current or is searched, for either side to move.
+/// Without White's a5 the corner is open to Black and carries current.
+#[test]
+fn decomposition_carriers_are_filled_in() {
+    let corner = ["a1", "b1", "a2", "b2", "a3", "b3", "a4"];
+    let in_corner = |pos: &Position, cells: &[ferrohex::board::Cell]| {
+        cells
+            .iter()
+            .filter(|&&c| corner.contains(&pos.geometry().name(c).as_str()))
+            .count()
+    };
+    let fenced = common::diagram(
+        "
+        . . W B . . .
+         . . W B . . .
+          . . . . . . .
+           . . . . . . .
+            W . . . . . .
+             . . . . . . .
+              . . . . . . .",
+    );
+    for me in Color::BOTH {
+        let view = circuit_view(&fenced, me).expect("7x7 fits");
+        let lit: Vec<_> = view.energy.iter().map(|e| e.0).collect();
+        assert_eq!(in_corner(&fenced, &lit), 0, "{me:?} to move");
+        let moves = s_for(&fenced).root(&fenced, me).expect("undecided");
+        assert_eq!(in_corner(&fenced, &moves), 0, "{me:?} to move: {moves:?}");
+    }
+    let open = common::diagram(
+        "
+        . . W B . . .
+         . . W B . . .
+          . . . . . . .
+           . . . . . . .
+            . . . . . . .
+             . . . . . . .
+              . . . . . . .",
+    );
+    let view = circuit_view(&open, Color::Black).expect("7x7 fits");
+    let lit: Vec<_> = view
+        .energy
+        .iter()
+        .filter(|e| e.1 > 0.0)
+        .map(|e| e.0)
+        .collect();
+    assert!(in_corner(&open, &lit) > 0, "{lit:?}");
 }

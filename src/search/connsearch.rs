@@ -10,6 +10,9 @@
 //!    what its new stones changed; a position the connections decide
 //!    (the mover's edge-to-edge semi or full, the opponent's full, the
 //!    opponent's semis with no common cell) is a win or a loss at once;
+//!    a full connection whose carrier a decomposition captures
+//!    ([`Hsearch::decomposition`]) is filled in with its colour, with the
+//!    fill-in that follows, and the node analysed again;
 //! 3. solves each colour's circuit over its connection graph
 //!    ([`Circuit`]): the leaf score is `SCALE * ln(R_opp / R_own)`, and
 //!    the current through each empty cell orders the moves;
@@ -101,20 +104,31 @@ pub struct ConnSearch<B: Bitboard> {
     circuit: Circuit<B>,
     /// Per ply: both colours' connections of the node there.
     frames: Vec<[Closure<B>; 2]>,
-    /// The root [`ConnSearch::root`] prepared last, filled in.
+    /// The root [`ConnSearch::root`] prepared last, filled in, with the
+    /// carriers decompositions capture.
     root: Option<Board<B>>,
+    /// That root with only its dead and captured cells filled in: what
+    /// tells whether a new search has the same root.
+    root_of: Option<Board<B>>,
     pub nodes: u64,
     aborted: bool,
 }
 
 /// What the analysis of a node found.
-enum Analysis {
+enum Analysis<B> {
     /// The connections decide the position: the winner.
     Decided(Color),
     /// The leaf score for the mover, and (when asked for) the moves to
     /// search, best first.
     Open(i32, Vec<Cell>),
+    /// A decomposition captures this carrier for this colour: to be
+    /// filled in before the node is analysed again.
+    Captured(Color, B),
 }
+
+/// Decompositions filled in at one node at most; each costs the node's
+/// H-search runs again.
+const MAX_DECOMPOSITIONS: usize = 4;
 
 /// A position on the search's line: the stones (Black, White), their
 /// hash and the side to move.
@@ -146,6 +160,17 @@ impl<B: Bitboard> Board<B> {
                 self.hash ^= zobrist_key(color, c);
             }
         }
+    }
+
+    /// Fills in `carrier` with `color` (a decomposition's capture), then
+    /// the fill-in that follows.
+    fn capture(&mut self, bits: &Bits<B>, color: Color, carrier: B) {
+        let new = carrier & !self.st[0] & !self.st[1];
+        self.st[color.index()] |= new;
+        for c in cells(new) {
+            self.hash ^= zobrist_key(color, c);
+        }
+        self.fill(bits);
     }
 
     /// The position after `me` plays `c`.
@@ -251,6 +276,7 @@ impl<B: Bitboard> ConnSearch<B> {
             circuit: Circuit::new(),
             frames: Vec::new(),
             root: None,
+            root_of: None,
             nodes: 0,
             aborted: false,
         })
@@ -273,17 +299,30 @@ impl<B: Bitboard> ConnSearch<B> {
         }
     }
 
-    /// Both colours' connections and circuits for `me` to move on `st`
+    /// Both colours' connections and circuits for the position `board`
     /// (already filled in), at `ply` of the line; with `children`, the
-    /// moves to search and this node's connections kept for them.
-    fn analyse(
+    /// moves to search and this node's connections kept for them. The
+    /// carriers decompositions capture are filled into `board` first.
+    fn analyse(&mut self, board: &mut Board<B>, ply: usize, children: bool) -> Analysis<B> {
+        for n in 0..=MAX_DECOMPOSITIONS {
+            match self.analyse_once(board, ply, children, n < MAX_DECOMPOSITIONS) {
+                Analysis::Captured(color, carrier) => board.capture(&self.bits, color, carrier),
+                a => return a,
+            }
+        }
+        unreachable!("the last pass looks for no decomposition")
+    }
+
+    /// One pass of [`ConnSearch::analyse`]: stops at the first
+    /// decomposition found when `decompose` is set.
+    fn analyse_once(
         &mut self,
-        st: [B; 2],
-        hash: u64,
-        me: Color,
+        board: &Board<B>,
         ply: usize,
         children: bool,
-    ) -> Analysis {
+        decompose: bool,
+    ) -> Analysis<B> {
+        let Board { st, hash, me } = *board;
         self.frame(ply);
         let (before, rest) = self.frames.split_at_mut(ply);
         let parent = before.last();
@@ -312,6 +351,9 @@ impl<B: Bitboard> ConnSearch<B> {
                 // Too many nodes for the tables: no knowledge here.
                 resistance[color.index()] = 1.0;
                 continue;
+            }
+            if decompose && let Some(carrier) = self.hs.decomposition(&self.bits, st, color) {
+                return Analysis::Captured(color, carrier);
             }
             resistance[color.index()] = self.circuit.solve(&self.hs, &mut energy);
             let slot = &mut here[color.index()];
@@ -356,8 +398,10 @@ impl<B: Bitboard> ConnSearch<B> {
         }
         let mut board = board;
         board.fill(&self.bits);
-        let Board { st, hash, me } = board;
-        let key = tt_key(hash, me);
+        let me = board.me;
+        // The key of the position before any decomposition's fill-in: the
+        // one a transposition reaches first.
+        let key = tt_key(board.hash, me);
         let p = ply as i32;
         let mut tt_move = None;
         if let Some(e) = sh.tt.probe(key) {
@@ -366,7 +410,7 @@ impl<B: Bitboard> ConnSearch<B> {
                 return s;
             }
         }
-        let (score, mut moves) = match self.analyse(st, hash, me, ply, depth > 0) {
+        let (score, mut moves) = match self.analyse(&mut board, ply, depth > 0) {
             Analysis::Decided(w) => {
                 let s = if w == me { WIN - p } else { -(WIN - p) };
                 sh.tt.store(
@@ -382,6 +426,7 @@ impl<B: Bitboard> ConnSearch<B> {
                 return s;
             }
             Analysis::Open(s, m) => (s, m),
+            Analysis::Captured(..) => unreachable!("analyse fills captured carriers in"),
         };
         if depth == 0 || moves.is_empty() {
             return score;
@@ -424,11 +469,14 @@ impl<B: Bitboard> ConnSearch<B> {
     /// consider set ordered by energy, or the winner when the connections
     /// decide the root.
     pub fn root(&mut self, pos: &Position, me: Color) -> Result<Vec<Cell>, Color> {
-        let board = Board::filled(&self.bits, pos, me);
+        let mut board = Board::filled(&self.bits, pos, me);
+        self.root_of = Some(board);
+        let a = self.analyse(&mut board, 0, true);
         self.root = Some(board);
-        match self.analyse(board.st, board.hash, me, 0, true) {
+        match a {
             Analysis::Decided(w) => Err(w),
             Analysis::Open(_, moves) => Ok(moves),
+            Analysis::Captured(..) => unreachable!("analyse fills captured carriers in"),
         }
     }
 
@@ -457,9 +505,10 @@ impl<B: Bitboard> ConnSearch<B> {
 /// one: on 93 positions of games against Wolve, judged by MoHex, moves
 /// chosen at depth 3 lost 0.051 of a win per move against 0.020 at depth
 /// 2, and at 0.4 s a move deepening through every depth lost 0.050
-/// against 0.020 through the even ones. Wolve deepens over 1, 2 and 4 for
-/// the same reason. Depth 1 stays, as the first ordering and the answer
-/// when nothing deeper finishes.
+/// against 0.020 through the even ones. (Wolve 2.0 deepens through every
+/// depth, but at 1 s a move on 11x11 it rarely finishes more than depth
+/// 2.) Depth 1 stays, as the first ordering and the answer when nothing
+/// deeper finishes.
 pub fn depths(max_depth: u32) -> impl Iterator<Item = u32> {
     let max_depth = max_depth.max(1);
     (1..=max_depth).filter(move |&d| d == 1 || d % 2 == 0 || d == max_depth)
@@ -481,7 +530,7 @@ pub fn iteration<B: Bitboard>(
     for s in searchers.iter_mut() {
         s.aborted = false;
         // The root's fill-in and connections, once per searcher and root.
-        if s.root != Some(Board::filled(&s.bits, pos, me)) {
+        if s.root_of != Some(Board::filled(&s.bits, pos, me)) {
             s.root(pos, me).ok();
         }
     }
@@ -510,10 +559,11 @@ impl<B: Bitboard> ConnSearch<B> {
     /// The leaf score of `pos` for `me` to move (after the fill-in), or
     /// the winner when the connections decide it.
     pub fn evaluate(&mut self, pos: &Position, me: Color) -> Result<i32, Color> {
-        let b = Board::filled(&self.bits, pos, me);
-        match self.analyse(b.st, b.hash, me, 0, false) {
+        let mut b = Board::filled(&self.bits, pos, me);
+        match self.analyse(&mut b, 0, false) {
             Analysis::Decided(w) => Err(w),
             Analysis::Open(s, _) => Ok(s),
+            Analysis::Captured(..) => unreachable!("analyse fills captured carriers in"),
         }
     }
 }
@@ -521,13 +571,27 @@ impl<B: Bitboard> ConnSearch<B> {
 impl<B: Bitboard> ConnSearch<B> {
     /// See [`circuit_view`].
     fn view(&mut self, pos: &Position, me: Color) -> Option<CircuitView> {
-        let b = Board::filled(&self.bits, pos, me);
+        let mut b = Board::filled(&self.bits, pos, me);
         let mut energy = [0.0f64; 256];
         let mut resistance = [0.0f64; 2];
-        for color in Color::BOTH {
+        let mut decompositions = 0;
+        let mut colors = Color::BOTH.into_iter();
+        while let Some(color) = colors.next() {
             let info = self
                 .hs
                 .run_seeded(&self.bits, b.st, color, Goal::Closure, None);
+            if info.full.is_none()
+                && self.hs.finished()
+                && decompositions < MAX_DECOMPOSITIONS
+                && let Some(carrier) = self.hs.decomposition(&self.bits, b.st, color)
+            {
+                // Filled in: both colours' connections again.
+                b.capture(&self.bits, color, carrier);
+                decompositions += 1;
+                energy = [0.0; 256];
+                colors = Color::BOTH.into_iter();
+                continue;
+            }
             resistance[color.index()] = if info.full.is_some() {
                 0.0
             } else if self.hs.finished() {
