@@ -654,7 +654,9 @@ pub fn fixed_depth_on<B: Bitboard>(
 impl<B: Bitboard> ConnSearch<B> {
     /// The principal variation from the root of `pos` (`me` to move)
     /// through `first`: the table's best moves, at most `len` of them
-    /// (fill-in stones are not part of it).
+    /// (fill-in stones are not part of it). The line stops early after a
+    /// node where a decomposition's carrier was filled in: the table keeps
+    /// its children under the filled position.
     pub fn principal_variation(
         &self,
         pos: &Position,
@@ -663,7 +665,12 @@ impl<B: Bitboard> ConnSearch<B> {
         tt: &Tt,
         len: usize,
     ) -> Vec<Cell> {
-        let mut board = Board::filled(&self.bits, pos, me);
+        let filled = Board::filled(&self.bits, pos, me);
+        // The root as the search saw it, its decompositions filled in.
+        let mut board = match self.root {
+            Some(root) if self.root_of == Some(filled) => root,
+            _ => filled,
+        };
         let mut line = Vec::new();
         let mut mv = first;
         loop {
