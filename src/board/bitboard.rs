@@ -217,9 +217,10 @@ impl<const N: usize> Bitboard for Wide<N> {
 
     #[inline(always)]
     fn bit(i: usize) -> Wide<N> {
-        let mut w = [0; N];
-        w[i / 64] = 1 << (i % 64);
-        Wide(w)
+        // Built word by word without an indexed store, so that the set
+        // stays in registers instead of going through the stack.
+        let (word, b) = (i / 64, 1u64 << (i % 64));
+        Wide(std::array::from_fn(|k| if k == word { b } else { 0 }))
     }
     #[inline(always)]
     fn is_empty(self) -> bool {
@@ -236,21 +237,24 @@ impl<const N: usize> Bitboard for Wide<N> {
     }
     #[inline(always)]
     fn lowest(self) -> Wide<N> {
-        let mut w = [0; N];
-        if let Some((out, &x)) = w.iter_mut().zip(&self.0).find(|(_, x)| **x != 0) {
-            *out = x & x.wrapping_neg();
-        }
-        Wide(w)
+        // Word by word, as in `bit`: no indexed store.
+        let mut seen = false;
+        Wide(std::array::from_fn(|k| {
+            let x = self.0[k];
+            let out = if seen { 0 } else { x & x.wrapping_neg() };
+            seen |= x != 0;
+            out
+        }))
     }
     #[inline(always)]
-    fn without_lowest(mut self) -> Wide<N> {
-        for k in 0..N {
-            if self.0[k] != 0 {
-                self.0[k] &= self.0[k] - 1;
-                break;
-            }
-        }
-        self
+    fn without_lowest(self) -> Wide<N> {
+        let mut seen = false;
+        Wide(std::array::from_fn(|k| {
+            let x = self.0[k];
+            let out = if seen { x } else { x & x.wrapping_sub(1) };
+            seen |= x != 0;
+            out
+        }))
     }
     #[inline(always)]
     fn count(self) -> u32 {
