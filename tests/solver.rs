@@ -256,6 +256,29 @@ fn solver_fill_in_keeps_the_winner() {
     assert!(filled_cases > cases, "fill-in found little: {filled_cases}");
 }
 
+/// Two empty cells that both touch one of a side's groups are joined for
+/// that side through it. On 5x5 after Black a1 and White c2, a White stone
+/// at c1 is dead once Black holds b1 (its other neighbours d1 and b2 both
+/// touch c2), and one at b1 once Black holds c1 (a2 and b2 touch): Black
+/// captures b1 and c1. (That the fill-in keeps the winner is checked by
+/// brute force on random boards above.)
+#[test]
+fn cells_joined_through_a_group_make_a_captured_pair() {
+    use ferrohex::solver::{ice, vc};
+    let mut pos = empty_board(5);
+    let g = pos.geometry().clone();
+    let cell = |s: &str| g.parse_cell(s).unwrap();
+    pos.play(Color::Black, cell("a1"));
+    pos.play(Color::White, cell("c2"));
+    let bits = vc::Bits::new(&g).unwrap();
+    let mut st: [u128; 2] = vc::stones(&pos);
+    let fill = ice::fill_in(&bits, &mut st, Color::White);
+    let names = |b: u128| vc::cells(b).map(|c| g.name(c)).collect::<Vec<_>>();
+    assert_eq!(names(fill.stones[0]), ["b1", "c1"]);
+    assert_eq!(names(fill.captured), ["b1", "c1"]);
+    assert!(names(fill.stones[1]).is_empty());
+}
+
 /// The knowledge module's inferior cell analysis on 4x4 and 5x5: its
 /// fill-in keeps the winner, and when the side to move wins, its consider
 /// set (mustplay less inferior cells) still holds a winning move.

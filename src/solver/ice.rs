@@ -15,7 +15,10 @@
 //!   cells and its stones), or when every two of its neighbours that the
 //!   side could use (empty cells, its groups, its edges) already touch each
 //!   other: a chain through the cell could step from one to the other
-//!   directly. That local test stays true whatever is played around it.
+//!   directly. Two empty neighbours also count as touching when they lie on
+//!   one of the side's edges together, or both touch one group of the
+//!   side's stones: the chain can go round through the edge or the group.
+//!   That local test stays true whatever is played around it.
 //! - Two empty neighbours `a`, `b` are *captured* by a side X when X's
 //!   reply in the pair to the other side's move in it leaves the other
 //!   side's stone dead (by the local test), both ways round. X can then be
@@ -84,7 +87,7 @@ impl<B: Bitboard> Side<B> {
         let empties = nb & !self.own;
         for i in (empties).ones() {
             let far = empties & !bits.nbr(i) & !bit::<B>(i);
-            if far.any() && !self.edge_joined(bit(i), far) {
+            if far.any() && !self.joined(bits, i, far) {
                 return false;
             }
             nodes[n] = self.node(bit(i), true);
@@ -117,17 +120,24 @@ impl<B: Bitboard> Side<B> {
         true
     }
 
-    /// Whether the empty cell `a` shares one of the side's edges with
-    /// every cell of `others`.
-    fn edge_joined(&self, a: B, others: B) -> bool {
-        for j in others.ones() {
-            let shared = ((a & self.edge1).any() && self.edge1.has(j))
-                || ((a & self.edge2).any() && self.edge2.has(j));
-            if !shared {
-                return false;
-            }
+    /// Whether the empty cell `a` is joined to every cell of `others`
+    /// without passing through the cell being tested: by sharing one of
+    /// the side's edges, or by touching one of the side's groups that the
+    /// other cell touches too (the group's stones stay whatever is
+    /// played, so a chain can go round through them).
+    fn joined(&self, bits: &Bits<B>, a: usize, others: B) -> bool {
+        let mut rest = others;
+        if self.edge1.has(a) {
+            rest &= !self.edge1;
         }
-        true
+        if self.edge2.has(a) {
+            rest &= !self.edge2;
+        }
+        if rest.is_empty() {
+            return true;
+        }
+        let groups = bits.nbr(a) & self.own;
+        groups.any() && (rest & !bits.spread(bits.flood(groups, self.own))).is_empty()
     }
 
     fn touch(&self, bits: &Bits<B>, a: Node<B>, b: Node<B>) -> bool {
@@ -140,7 +150,10 @@ impl<B: Bitboard> Side<B> {
         }
         match (a_cell, b_cell) {
             (false, false) => ac.any() && ac == bc,
-            (true, _) => (bits.spread(ac) & bc).any(),
+            // Two empty cells: [`Side::joined`], checked before the nodes
+            // are compared.
+            (true, true) => true,
+            (true, false) => (bits.spread(ac) & bc).any(),
             (false, true) => (bits.spread(bc) & ac).any(),
         }
     }
