@@ -85,6 +85,19 @@ fn vc_build_lists_inferior_cells_in_hexgui_codes() {
     );
 }
 
+/// A White stone at c1 would only join d1 and b2, which both touch White's
+/// c2 already: once Black holds b1 it is useless, and so is one at b1 once
+/// Black holds c1. HexGui shows the pair as Black's captured cells.
+#[test]
+fn vc_build_fills_a_pair_captured_through_a_group() {
+    let a = session("boardsize 5\nplay b a1\nplay w c2\nvc-build b\n");
+    assert!(
+        a[3].contains("b1 fcb") && a[3].contains("c1 fcb"),
+        "{}",
+        a[3]
+    );
+}
+
 #[test]
 fn mustplay_narrows_to_the_threats_and_is_empty_when_lost() {
     let a = session(

@@ -4,7 +4,10 @@
 //! The core test is *irrelevance*: an empty cell `c` is irrelevant to
 //! player K when no K winning chain needs it. Two sufficient conditions:
 //! - **clique**: K's view of `c`'s neighbourhood (empty cells, K groups, K
-//!   edges; a K group touching a K edge is part of that edge) is a clique.
+//!   edges; a K group touching a K edge is part of that edge) is a clique,
+//!   two empty cells touching when they are adjacent, lie on one K edge
+//!   together, or both touch one K group (or one touches a K group that
+//!   touches the other's K edge): the chain can go round through them.
 //!   Any K chain through `c` enters and leaves through two neighbourhood
 //!   items, which then touch directly, so `c` can be skipped;
 //! - **cut off**: `c`'s component in the graph of empty cells and K stones
@@ -184,7 +187,7 @@ impl Board<'_> {
         }
         for i in 0..merged.len() {
             for j in i + 1..merged.len() {
-                if !self.touch(&merged[i], &merged[j]) {
+                if !self.touch(color, own, &merged[i], &merged[j]) {
                     return false;
                 }
             }
@@ -192,13 +195,45 @@ impl Board<'_> {
         true
     }
 
-    fn touch(&self, a: &Item, b: &Item) -> bool {
+    fn touch(&self, color: Color, own: &CellSet, a: &Item, b: &Item) -> bool {
         match (a.empty, b.empty) {
-            (Some(x), Some(y)) => self.g.neighbours(x).contains(&y),
+            (Some(x), Some(y)) => self.cells_joined(color, own, x, y),
             (Some(x), None) => self.cell_touches(x, b),
             (None, Some(y)) => self.cell_touches(y, a),
             (None, None) => false,
         }
+    }
+
+    /// Whether two empty cells are joined for `color` (its stones `own`)
+    /// without the cell being tested: adjacent, on one of its edges
+    /// together, or both touching one of its groups or a group and an edge
+    /// it touches. The group's stones stay whatever is played, so a chain
+    /// can go round through them.
+    fn cells_joined(&self, color: Color, own: &CellSet, x: Cell, y: Cell) -> bool {
+        if self.g.neighbours(x).contains(&y) {
+            return true;
+        }
+        let (e1, e2) = color.edges();
+        if [e1, e2]
+            .iter()
+            .any(|&e| self.g.touches(x, e) && self.g.touches(y, e))
+        {
+            return true;
+        }
+        self.g.neighbours(x).iter().any(|&n| {
+            if !own.contains(n) {
+                return false;
+            }
+            let (stones, edges) = self.group_in(color, own, n);
+            self.cell_touches(
+                y,
+                &Item {
+                    stones,
+                    edges,
+                    empty: None,
+                },
+            )
+        })
     }
 
     fn cell_touches(&self, x: Cell, it: &Item) -> bool {
