@@ -573,6 +573,26 @@ fn genmove_prefers_the_quick_win() {
 }
 
 #[test]
+fn genmove_wins_with_a_cell_that_is_not_inferior() {
+    // endgame.tst test 10 (easy-endgame01): Black's d3 group reaches the
+    // top through d1, d2, e1 or e2, and each of them wins at once. e1 (the
+    // key of the smallest winning semi) is dominated by d2, which touches
+    // d3 and both of e1's top-row neighbours; the file, like a player,
+    // accepts only cells that are not inferior.
+    let black = "c1 j2 d3 f3 g3 h3 k3 d4 h4 k4 d5 g5 i5 d6 b7 f7 h7 b8 f8 b9 d9 e9 f9 g9 h9 i9 j9 b10 c10";
+    let white = "c2 f2 g2 h2 i2 e3 i3 e4 g4 i4 j4 e5 j5 e6 c7 c8 d8 e8 g8 h8 j8 c9 e10 f10 g10 h10 a11 b11 c11";
+    let mut input = String::from("boardsize 11\n");
+    input += &common::stones_input(black, white);
+    input += "genmove b\n";
+    let a = common::session_with(&["--max-time", "10"], &input);
+    let got = a.last().map(String::as_str).unwrap_or("");
+    assert!(
+        ["= d1", "= d2", "= f1", "= e2", "= b4"].contains(&got),
+        "{a:?}"
+    );
+}
+
+#[test]
 fn simplest_win_is_a_winning_move() {
     // On random small positions the player to move wins, checked by
     // brute force: starting from a winning move whose win the connections
