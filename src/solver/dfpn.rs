@@ -217,7 +217,12 @@ impl Search<'_> {
                 let best_move = children[best].cell.index() as u16;
                 let proof = if phi == 0 {
                     let c = children[best].cell;
-                    self.child_proof(hash, to_move, c) | 1u128 << c.index().min(127)
+                    // A proof set cannot name cells from 128 on: it is then
+                    // all cells, so that nothing is pruned on its account.
+                    match c.index() {
+                        i if i < 128 => self.child_proof(hash, to_move, c) | 1u128 << i,
+                        _ => ALL,
+                    }
                 } else if delta == 0 {
                     let mut p = must_proof;
                     for c in children.iter().filter(|c| !c.pruned) {

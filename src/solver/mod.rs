@@ -9,7 +9,7 @@
 //! At every node the solver asks an oracle (see [`oracle`]) whether the
 //! position is already decided and which moves need searching. By default
 //! that is the solver's own bitboard H-search ([`vc`], boards of at most
-//! 128 cells): an edge-to-edge semi wins for the mover, an opponent's
+//! 252 cells, up to 15x15, on the bitboard type of their size): an edge-to-edge semi wins for the mover, an opponent's
 //! edge-to-edge full loses, and the moves are limited to the common cells
 //! of the opponent's edge-to-edge semis (the mustplay). Before that, dead
 //! cells and captured pairs are filled in ([`ice`]), then the carriers
@@ -21,7 +21,9 @@
 //! 10 s each against 24 without. With `use_knowledge` the knowledge
 //! module's connections play that part (and with `use_ice` its inferior
 //! cells too); on bigger boards without it, plain one-move threats and
-//! dead cells. Moves are ordered by an evaluator's per-cell values
+//! dead cells. Proof sets are 128-bit: on boards above 11x11 one that
+//! would hold a cell from index 128 on is all cells (nothing is pruned on
+//! its account). Moves are ordered by an evaluator's per-cell values
 //! (resistance by default).
 //!
 //! [`swap`] holds the swap decision and the opening tables.
@@ -39,7 +41,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Cell, Color, Position, zobrist_key};
+use crate::board::{Bitboard, Cell, Color, Position, Wide, zobrist_key};
+use vc::Width;
 
 use dfpn::{Search, Settings};
 use oracle::{BoardOracle, Expansion, HsearchOracle, KnowledgeOracle, Oracle};
@@ -224,17 +227,31 @@ impl Solver {
                 self.params.use_ice,
             ))
         } else if self.params.use_vc
-            && let Some(f) = HsearchOracle::new(
-                pos,
-                self.params.ordering,
-                self.params.incremental,
-                self.params.vulnerable,
-                self.params.decompositions,
-            )
+            && let Some(f) = self.hsearch_oracle(pos)
         {
-            Box::new(f)
+            f
         } else {
             Box::new(BoardOracle::new(pos, self.params.ordering))
+        }
+    }
+
+    /// The bitboard H-search oracle on the bitboard type of the board's
+    /// size; `None` above 252 cells.
+    fn hsearch_oracle(&self, pos: &Position) -> Option<Box<dyn Oracle>> {
+        fn of<B: Bitboard>(p: &SolverParams, pos: &Position) -> Option<Box<dyn Oracle>> {
+            let o = HsearchOracle::<B>::new(
+                pos,
+                p.ordering,
+                p.incremental,
+                p.vulnerable,
+                p.decompositions,
+            )?;
+            Some(Box::new(o))
+        }
+        match Width::of(pos.geometry())? {
+            Width::Narrow => of::<u128>(&self.params, pos),
+            Width::Three => of::<Wide<3>>(&self.params, pos),
+            Width::Four => of::<Wide<4>>(&self.params, pos),
         }
     }
 

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::board::{Cell, CellSet, Color, Position, zobrist_key};
+use crate::board::{Bitboard, Cell, CellSet, Color, Position, zobrist_key};
 use crate::eval::{CellValues, EvalKind, Evaluator};
 use crate::knowledge::{Knowledge, fill_in};
 
@@ -31,6 +31,16 @@ pub type Proof = u128;
 
 /// The proof set that claims nothing: every cell.
 pub const ALL: Proof = u128::MAX;
+
+/// A bitboard's cells as a proof set: [`ALL`] when it holds a cell a
+/// proof set cannot name (index 128 or more, on boards above 11x11), so
+/// that no move is pruned on its account.
+fn proof<B: Bitboard>(cells: B) -> Proof {
+    if B::BITS > 128 && (cells & !B::below(128)).any() {
+        return ALL;
+    }
+    cells.ones().fold(0, |p, i| p | 1 << i)
+}
 
 /// A node's expansion: decided, or the moves to search, best first.
 ///
@@ -292,18 +302,19 @@ impl Oracle for KnowledgeOracle {
 }
 
 /// An H-search run remembered: its position hash, colour, goal and answer.
-type Recent = (u64, Color, Goal, EdgeInfo<u128>);
+type Recent<B> = (u64, Color, Goal, EdgeInfo<B>);
 
-/// The solver's own bitboard H-search (boards of at most 128 cells): the
+/// The solver's own bitboard H-search (boards of at most 252 cells, on the
+/// bitboard type of their size): the
 /// mover wins with an edge-to-edge semi or full; loses to an opponent full
 /// or when the opponent's edge semis share no cell; otherwise must play
 /// in their common cells. Dead cells and captured pairs are filled in
 /// first ([`ice::fill_in`]), and dominated and vulnerable moves are left
 /// out ([`ice::dominated`], [`ice::vulnerable`]).
-pub struct HsearchOracle {
+pub struct HsearchOracle<B: Bitboard> {
     pos: Position,
-    bits: Bits<u128>,
-    hs: Hsearch<u128>,
+    bits: Bits<B>,
+    hs: Hsearch<B>,
     eval: Box<dyn Evaluator>,
     values: Box<CellValues>,
     /// Expansions already computed, by table key: the search re-enters a
@@ -311,12 +322,12 @@ pub struct HsearchOracle {
     cache: HashMap<u64, Cached>,
     /// Fill-ins already computed, by table key (the search re-enters
     /// nodes, and the analysis is a fifth of a node's cost).
-    fills: HashMap<u64, ice::Filled<u128>>,
+    fills: HashMap<u64, ice::Filled<B>>,
     /// Seed each H-search with the connections of an earlier position of
     /// the line ([`Hsearch::run_seeded`]).
     incremental: bool,
     /// The connections of recent finished runs.
-    closures: Closures,
+    closures: Closures<B>,
     /// Leave out moves an opponent reply kills ([`ice::vulnerable`]).
     vulnerable: bool,
     /// Fill in the carriers decompositions capture
@@ -324,7 +335,7 @@ pub struct HsearchOracle {
     decompose: bool,
     /// Per colour: the last H-search run's position hash, colour, goal and
     /// answer.
-    recent: [Option<Recent>; 2],
+    recent: [Option<Recent<B>>; 2],
 }
 
 /// The connections of the last [`CLOSURES`] finished H-search runs, found
@@ -332,8 +343,8 @@ pub struct HsearchOracle {
 /// closest position of its line: the df-pn search comes back to a node's
 /// subtree many times, each time to expand one new leaf below it, so the
 /// closures of its recent ancestors are what the new leaf can start from.
-struct Closures {
-    slots: Vec<Closure<u128>>,
+struct Closures<B: Bitboard> {
+    slots: Vec<Closure<B>>,
     /// Per slot: used as a seed since the eviction hand last passed it
     /// (such a slot is passed over once: "second chance" eviction keeps
     /// the ancestors a subtree keeps starting from).
@@ -351,8 +362,8 @@ const CLOSURES: usize = 256;
 /// How many moves back a run looks for a closure to start from.
 const LOOK_BACK: usize = 24;
 
-impl Closures {
-    fn new() -> Closures {
+impl<B: Bitboard> Closures<B> {
+    fn new() -> Closures<B> {
         Closures {
             slots: Vec::new(),
             used: Vec::new(),
@@ -363,7 +374,7 @@ impl Closures {
 
     /// The closure for `color` of the latest position of `pos`'s line
     /// (itself or up to [`LOOK_BACK`] moves back) that has one.
-    fn find(&mut self, pos: &Position, st: [u128; 2], color: Color) -> Option<&Closure<u128>> {
+    fn find(&mut self, pos: &Position, st: [B; 2], color: Color) -> Option<&Closure<B>> {
         let mut hash = pos.hash();
         let mut back = pos.placed().rev();
         for _ in 0..=LOOK_BACK {
@@ -393,7 +404,7 @@ impl Closures {
 
     /// Keeps the connections of `hs`'s last run (which went to the end)
     /// in the slot the eviction hand reaches, evicting what it held.
-    fn store(&mut self, hs: &Hsearch<u128>, st: [u128; 2], hash: u64, color: Color) {
+    fn store(&mut self, hs: &Hsearch<B>, st: [B; 2], hash: u64, color: Color) {
         if self.next == self.slots.len() {
             self.slots.push(Closure::default());
             self.used.push(false);
@@ -422,7 +433,7 @@ enum Cached {
 /// Entries kept before the cache is emptied and started again.
 const CACHE_MAX: usize = 100_000;
 
-impl HsearchOracle {
+impl<B: Bitboard> HsearchOracle<B> {
     /// `None` when the board is too big for the bitboards.
     pub fn new(
         pos: &Position,
@@ -430,7 +441,7 @@ impl HsearchOracle {
         incremental: bool,
         vulnerable: bool,
         decompose: bool,
-    ) -> Option<HsearchOracle> {
+    ) -> Option<HsearchOracle<B>> {
         Some(HsearchOracle {
             incremental,
             vulnerable,
@@ -448,7 +459,7 @@ impl HsearchOracle {
     }
 }
 
-impl Oracle for HsearchOracle {
+impl<B: Bitboard> Oracle for HsearchOracle<B> {
     fn position(&self) -> &Position {
         &self.pos
     }
@@ -467,7 +478,7 @@ impl Oracle for HsearchOracle {
         }
         let key = super::tt::key(self.pos.hash(), to_move);
         if let Some(f) = self.fills.get(&key).copied() {
-            return (self.play_filled(f.stones), f.captured);
+            return (self.play_filled(f.stones), proof(f.captured));
         }
         let mut st = stones(&self.pos);
         let mut total = ice::fill_in(&self.bits, &mut st, to_move.opponent());
@@ -495,7 +506,7 @@ impl Oracle for HsearchOracle {
             let Some((color, carrier)) = found else {
                 break;
             };
-            let mut add = [0u128; 2];
+            let mut add = [B::ZERO; 2];
             add[color.index()] = carrier;
             st[color.index()] |= carrier;
             let more = ice::fill_in(&self.bits, &mut st, to_move.opponent());
@@ -510,7 +521,7 @@ impl Oracle for HsearchOracle {
             self.fills.clear();
         }
         self.fills.insert(key, total);
-        (n, total.captured)
+        (n, proof(total.captured))
     }
 
     fn expand(&mut self, to_move: Color) -> Expansion {
@@ -533,7 +544,7 @@ impl Oracle for HsearchOracle {
         if !self.incremental || self.pos.winner().is_some() {
             return;
         }
-        let st: [u128; 2] = stones(&self.pos);
+        let st: [B; 2] = stones(&self.pos);
         for color in Color::BOTH {
             if !self.closures.keep(self.pos.hash(), color) {
                 self.hsearch(st, color, Goal::Closure);
@@ -542,9 +553,9 @@ impl Oracle for HsearchOracle {
     }
 }
 
-impl HsearchOracle {
+impl<B: Bitboard> HsearchOracle<B> {
     /// Plays fill-in stones (Black, White); returns how many.
-    fn play_filled(&mut self, add: [u128; 2]) -> usize {
+    fn play_filled(&mut self, add: [B; 2]) -> usize {
         let mut n = 0;
         for color in Color::BOTH {
             for c in cells(add[color.index()]) {
@@ -585,33 +596,33 @@ impl HsearchOracle {
         if let Some(w) = self.pos.winner() {
             return Expansion::Decided(w, 0);
         }
-        let st: [u128; 2] = stones(&self.pos);
+        let st: [B; 2] = stones(&self.pos);
         let empty = self.bits.all & !st[0] & !st[1];
         let mine = self.hsearch_again(st, to_move, Goal::Mover);
         if let Some(carrier) = mine.full {
-            return Expansion::Decided(to_move, carrier);
+            return Expansion::Decided(to_move, proof(carrier));
         }
         if let Some((_, carrier)) = mine.semi {
-            return Expansion::Decided(to_move, carrier);
+            return Expansion::Decided(to_move, proof(carrier));
         }
         let opp = to_move.opponent();
         let theirs = self.hsearch_again(st, opp, Goal::Opponent);
         if let Some(carrier) = theirs.full {
-            return Expansion::Decided(opp, carrier);
+            return Expansion::Decided(opp, proof(carrier));
         }
         let must = if theirs.semis > 0 {
             theirs.semi_cap & empty
         } else {
             empty
         };
-        if must == 0 {
-            return Expansion::Decided(opp, theirs.semi_union);
+        if must.is_empty() {
+            return Expansion::Decided(opp, proof(theirs.semi_union));
         }
         let live = (self.bits.live(st, to_move) | self.bits.live(st, opp)) & must;
-        let chosen = if live != 0 {
+        let chosen = if live.any() {
             live
         } else {
-            must & must.wrapping_neg()
+            must.lowest()
         };
         // Moves another move makes pointless; if that leaves nothing, the
         // dominating moves lie outside the mustplay and lose.
@@ -619,13 +630,13 @@ impl HsearchOracle {
         let (vulnerable, killers) = if self.vulnerable {
             ice::vulnerable(&self.bits, st, to_move, chosen, dominated, empty & !must)
         } else {
-            (0, 0)
+            (B::ZERO, B::ZERO)
         };
         let chosen = chosen & !dominated & !vulnerable;
         // The killers must stay empty for their pruning to hold.
         let left_out = theirs.semi_union | killers;
-        if chosen == 0 {
-            return Expansion::Decided(opp, left_out);
+        if chosen.is_empty() {
+            return Expansion::Decided(opp, proof(left_out));
         }
         let mut moves: Vec<Cell> = cells(chosen).collect();
         if ordered {
@@ -637,13 +648,13 @@ impl HsearchOracle {
                 &mut self.values,
             );
         }
-        Expansion::Moves(moves, left_out)
+        Expansion::Moves(moves, proof(left_out))
     }
 
     /// H-search for `color` on `st`, seeded with the closest closure of
     /// the line when `incremental`; a finished run's connections are kept
     /// for the runs below it.
-    fn hsearch(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo<u128> {
+    fn hsearch(&mut self, st: [B; 2], color: Color, goal: Goal) -> EdgeInfo<B> {
         let info = if self.incremental {
             let seed = self.closures.find(&self.pos, st, color);
             let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
@@ -662,7 +673,7 @@ impl HsearchOracle {
 
     /// [`HsearchOracle::hsearch`], or its answer when the last run for `color` was
     /// the same (the fill-in's runs, which the expansion repeats).
-    fn hsearch_again(&mut self, st: [u128; 2], color: Color, goal: Goal) -> EdgeInfo<u128> {
+    fn hsearch_again(&mut self, st: [B; 2], color: Color, goal: Goal) -> EdgeInfo<B> {
         match self.recent[color.index()] {
             Some((hash, c, g, info)) if hash == self.pos.hash() && c == color && g == goal => info,
             _ => self.hsearch(st, color, goal),
@@ -670,14 +681,14 @@ impl HsearchOracle {
     }
 
     fn winning_key_fresh(&mut self, to_move: Color) -> Option<Cell> {
-        let st: [u128; 2] = stones(&self.pos);
+        let st: [B; 2] = stones(&self.pos);
         let mine = self.hs.run(&self.bits, st, to_move, true);
         if let Some((key, _)) = mine.semi {
             return Some(Cell::from_index(key));
         }
         let empty = self.bits.all & !st[0] & !st[1];
         let carrier = mine.full?;
-        let pick = if carrier & empty != 0 {
+        let pick = if (carrier & empty).any() {
             carrier & empty
         } else {
             empty

@@ -18,7 +18,7 @@ pub struct SolverParams {
     /// With `use_knowledge`: also its fill-in and inferior-cell pruning.
     pub use_ice: bool,
     /// Without the knowledge module: use the solver's own bitboard
-    /// H-search (boards up to 128 cells), else the board alone.
+    /// H-search (boards up to 252 cells), else the board alone.
     pub use_vc: bool,
     /// Move ordering.
     pub ordering: EvalKind,
