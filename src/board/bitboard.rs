@@ -59,6 +59,8 @@ pub trait Bitboard:
     /// From raw words as [`super::CellSet::words`] gives them (bit
     /// `i % 64` of word `i / 64`); indices from `BITS` on are dropped.
     fn from_words(words: &[u64]) -> Self;
+    /// The indices below 128, as a `u128`.
+    fn low128(self) -> u128;
 
     #[inline(always)]
     fn any(self) -> bool {
@@ -150,6 +152,10 @@ impl Bitboard for u128 {
     fn from_words(words: &[u64]) -> u128 {
         let w = |k: usize| words.get(k).copied().unwrap_or(0) as u128;
         w(0) | w(1) << 64
+    }
+    #[inline(always)]
+    fn low128(self) -> u128 {
+        self
     }
 }
 
@@ -285,6 +291,11 @@ impl<const N: usize> Bitboard for Wide<N> {
             *a = *b;
         }
         Wide(w)
+    }
+    #[inline(always)]
+    fn low128(self) -> u128 {
+        let w = |k: usize| self.0.get(k).copied().unwrap_or(0) as u128;
+        w(0) | w(1) << 64
     }
 }
 

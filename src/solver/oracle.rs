@@ -39,7 +39,7 @@ fn proof<B: Bitboard>(cells: B) -> Proof {
     if B::BITS > 128 && (cells & !B::below(128)).any() {
         return ALL;
     }
-    cells.ones().fold(0, |p, i| p | 1 << i)
+    cells.low128()
 }
 
 /// A node's expansion: decided, or the moves to search, best first.
