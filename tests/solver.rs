@@ -409,7 +409,11 @@ fn solver_uses_connections_on_13x13() {
     let mut pos = empty_board(13);
     let g = pos.geometry().clone();
     for (i, m) in moves.split_whitespace().enumerate() {
-        let color = if i % 2 == 0 { Color::Black } else { Color::White };
+        let color = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         pos.play(color, g.parse_cell(m).unwrap());
     }
     let mut solver = Solver::new(&SolverParams {
@@ -419,7 +423,11 @@ fn solver_uses_connections_on_13x13() {
     let stop = AtomicBool::new(false);
     let got = solver.solve(&pos, Color::White, &stop, &mut |_| {});
     assert_eq!(got, SolveOutcome::Win(Color::Black));
-    assert!(solver.stats().nodes <= 100, "{} nodes", solver.stats().nodes);
+    assert!(
+        solver.stats().nodes <= 100,
+        "{} nodes",
+        solver.stats().nodes
+    );
 }
 
 fn empty_board(n: usize) -> Position {
@@ -592,11 +600,17 @@ fn genmove_prefers_the_quick_win() {
     // set kept, the connections decide both at once.)
     let black = "e3 h3 i3 j3 c4 d4 f4 g4 j4 h5 j5 g6 a7 f7 a8 b8 c8 d8";
     let white = "f1 h2 i2 j2 d3 f3 g3 h4 i4 b5 g5 i5 f6 b7 c7 d7 e7";
+    let a = genmove_11x11(black, white, "w", "60");
+    assert_eq!(a.last().map(String::as_str), Some("= c3"), "{a:?}");
+}
+
+/// The answers of a session that sets up an 11x11 position and asks
+/// `genmove` of `color`, at `max_time` seconds.
+fn genmove_11x11(black: &str, white: &str, color: &str, max_time: &str) -> Vec<String> {
     let mut input = String::from("boardsize 11\n");
     input += &common::stones_input(black, white);
-    input += "genmove w\n";
-    let a = common::session_with(&["--max-time", "60"], &input);
-    assert_eq!(a.last().map(String::as_str), Some("= c3"), "{a:?}");
+    input += &format!("genmove {color}\n");
+    common::session_with(&["--max-time", max_time], &input)
 }
 
 #[test]
@@ -606,12 +620,10 @@ fn genmove_wins_with_a_cell_that_is_not_inferior() {
     // key of the smallest winning semi) is dominated by d2, which touches
     // d3 and both of e1's top-row neighbours; the file, like a player,
     // accepts only cells that are not inferior.
-    let black = "c1 j2 d3 f3 g3 h3 k3 d4 h4 k4 d5 g5 i5 d6 b7 f7 h7 b8 f8 b9 d9 e9 f9 g9 h9 i9 j9 b10 c10";
+    let black =
+        "c1 j2 d3 f3 g3 h3 k3 d4 h4 k4 d5 g5 i5 d6 b7 f7 h7 b8 f8 b9 d9 e9 f9 g9 h9 i9 j9 b10 c10";
     let white = "c2 f2 g2 h2 i2 e3 i3 e4 g4 i4 j4 e5 j5 e6 c7 c8 d8 e8 g8 h8 j8 c9 e10 f10 g10 h10 a11 b11 c11";
-    let mut input = String::from("boardsize 11\n");
-    input += &common::stones_input(black, white);
-    input += "genmove b\n";
-    let a = common::session_with(&["--max-time", "10"], &input);
+    let a = genmove_11x11(black, white, "b", "10");
     let got = a.last().map(String::as_str).unwrap_or("");
     assert!(
         ["= d1", "= d2", "= f1", "= e2", "= b4"].contains(&got),

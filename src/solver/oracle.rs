@@ -619,11 +619,7 @@ impl<B: Bitboard> HsearchOracle<B> {
             return Expansion::Decided(opp, proof(theirs.semi_union));
         }
         let live = (self.bits.live(st, to_move) | self.bits.live(st, opp)) & must;
-        let chosen = if live.any() {
-            live
-        } else {
-            must.lowest()
-        };
+        let chosen = if live.any() { live } else { must.lowest() };
         // Moves another move makes pointless; if that leaves nothing, the
         // dominating moves lie outside the mustplay and lose.
         let dominated = ice::dominated(&self.bits, st, to_move, chosen);
