@@ -9,8 +9,9 @@
 //! At every node the solver asks an oracle (see [`oracle`]) whether the
 //! position is already decided and which moves need searching. By default
 //! that is the solver's own bitboard H-search ([`vc`], boards of at most
-//! 252 cells, up to 15x15, on the bitboard type of their size): an edge-to-edge semi wins for the mover, an opponent's
-//! edge-to-edge full loses, and the moves are limited to the common cells
+//! 252 cells, up to 15x15, on the bitboard type of their size): an
+//! edge-to-edge semi wins for the mover, an opponent's edge-to-edge full
+//! loses, and the moves are limited to the common cells
 //! of the opponent's edge-to-edge semis (the mustplay). Before that, dead
 //! cells and captured pairs are filled in ([`ice`]), then the carriers
 //! decompositions capture ([`vc::Hsearch::decomposition`]), and moves
@@ -20,10 +21,10 @@
 //! without); decompositions prove 31 of the 40 endgame.tst positions at
 //! 10 s each against 24 without. With `use_knowledge` the knowledge
 //! module's connections play that part (and with `use_ice` its inferior
-//! cells too); on bigger boards without it, plain one-move threats and
-//! dead cells. Proof sets are 128-bit: on boards above 11x11 one that
-//! would hold a cell from index 128 on is all cells (nothing is pruned on
-//! its account). Moves are ordered by an evaluator's per-cell values
+//! cells too); without it on boards above 252 cells, plain one-move
+//! threats and dead cells. Proof sets are 128-bit: on boards above 11x11
+//! one that would hold a cell from index 128 on is all cells (nothing is
+//! pruned on its account). Moves are ordered by an evaluator's per-cell values
 //! (resistance by default).
 //!
 //! [`swap`] holds the swap decision and the opening tables.

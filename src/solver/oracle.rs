@@ -305,10 +305,9 @@ impl Oracle for KnowledgeOracle {
 type Recent<B> = (u64, Color, Goal, EdgeInfo<B>);
 
 /// The solver's own bitboard H-search (boards of at most 252 cells, on the
-/// bitboard type of their size): the
-/// mover wins with an edge-to-edge semi or full; loses to an opponent full
-/// or when the opponent's edge semis share no cell; otherwise must play
-/// in their common cells. Dead cells and captured pairs are filled in
+/// bitboard type of their size): the mover wins with an edge-to-edge semi
+/// or full; loses to an opponent full or when the opponent's edge semis
+/// share no cell; otherwise must play in their common cells. Dead cells and captured pairs are filled in
 /// first ([`ice::fill_in`]), and dominated and vulnerable moves are left
 /// out ([`ice::dominated`], [`ice::vulnerable`]).
 pub struct HsearchOracle<B: Bitboard> {
