@@ -12,9 +12,6 @@ use solve_file::{parse_solve_file, run_cases};
 
 fn env_params() -> SolverParams {
     let mut p = SolverParams::default();
-    if let Ok(v) = std::env::var("FERROHEX_SOLVER_KNOWLEDGE") {
-        p.use_knowledge = v != "0";
-    }
     if let Ok(v) = std::env::var("FERROHEX_SOLVER_VC") {
         p.use_vc = v != "0";
     }
@@ -137,7 +134,6 @@ fn check_against_brute(params: &SolverParams, seed: u64, count: usize) {
 #[test]
 fn plain_solver_agrees_with_brute_force() {
     let params = SolverParams {
-        use_knowledge: false,
         use_vc: false,
         tt_mb: 1,
         ..SolverParams::default()
@@ -183,27 +179,6 @@ fn fast_solver_agrees_with_brute_force_on_5x5() {
             );
         }
     }
-}
-
-#[test]
-fn knowledge_solver_agrees_with_brute_force() {
-    let params = SolverParams {
-        use_knowledge: true,
-        tt_mb: 1,
-        ..SolverParams::default()
-    };
-    check_against_brute(&params, 0x1234_5678, 100);
-}
-
-#[test]
-fn knowledge_with_ice_agrees_with_brute_force() {
-    let params = SolverParams {
-        use_knowledge: true,
-        use_ice: true,
-        tt_mb: 1,
-        ..SolverParams::default()
-    };
-    check_against_brute(&params, 0x1234_5678, 100);
 }
 
 /// The solver's fill-in (dead cells, captured pairs) never changes who
@@ -581,13 +556,19 @@ fn params_by_name() {
     p.set("max_time", "0").unwrap();
     assert_eq!(p.max_time, None);
     p.set("tt_mb", "16").unwrap();
-    p.set("use_ice", "1").unwrap();
-    assert!(p.use_ice && p.tt_mb == 16);
+    p.set("vulnerable", "0").unwrap();
+    assert!(!p.vulnerable && p.tt_mb == 16);
     // The solver is sequential: no thread count that would do nothing.
     assert!(p.set("threads", "2").is_err());
     assert!(p.set("tt_mb", "0").is_err());
     assert!(p.set("nonsense", "1").is_err());
-    assert!(p.set("use_ice", "maybe").is_err());
+    assert!(p.set("vulnerable", "maybe").is_err());
+    // The old switches between two copies of the knowledge say they are gone.
+    let gone = p.set("use_knowledge", "1").unwrap_err();
+    assert!(
+        gone.contains("no longer") && gone.contains("use_vc"),
+        "{gone}"
+    );
     assert!(p.list().iter().any(|(n, v)| *n == "tt_mb" && v == "16"));
 }
 

@@ -55,6 +55,23 @@ fn param_dfpn_lists_sets_and_refuses() {
 }
 
 #[test]
+fn retired_solver_switches_say_they_are_gone() {
+    let a = session("param_dfpn use_knowledge 1\nparam_dfpn use_ice 1\nparam_dfpn\n");
+    for (i, name) in ["use_knowledge", "use_ice"].iter().enumerate() {
+        assert!(
+            a[i].starts_with(&format!("? {name} is no longer a parameter")),
+            "{}",
+            a[i]
+        );
+    }
+    assert!(
+        !a[2].contains("use_knowledge") && a[2].contains(" use_vc 1"),
+        "{}",
+        a[2]
+    );
+}
+
+#[test]
 fn late_widening_is_listed_set_and_checked() {
     let a = session(
         "param_dfpn late_widening 0.25\nparam_dfpn\nparam_dfpn late_widening -1\nparam_dfpn late_widening x\nparam_dfpn\n",

@@ -201,6 +201,9 @@ impl Engine {
                 self.use_guifx = e.use_guifx;
             }
             ParamGroup::Solver => {
+                if let Some(why) = SolverParams::retired(name) {
+                    return Err(why);
+                }
                 let mut s = self.solver_settings();
                 params::set(&solver_registry(self.safe), &mut s, name, value)?;
                 if s.solver != self.portfolio.solver.params {

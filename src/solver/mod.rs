@@ -19,9 +19,8 @@
 //! reply kills (vulnerable cells). The fill-in is what makes the 7x7
 //! openings solvable (the 6x6 file takes about 12 s with it, 180 s
 //! without); decompositions prove 31 of the 40 endgame.tst positions at
-//! 10 s each against 24 without. With `use_knowledge` the knowledge
-//! module's connections play that part (and with `use_ice` its inferior
-//! cells too); without it on boards above 252 cells, plain one-move
+//! 10 s each against 24 without. On boards above 252 cells (or with
+//! `use_vc` off) the board alone answers: plain one-move
 //! threats and dead cells. Proof sets are 128-bit: on boards above 11x11
 //! one that would hold a cell from index 128 on is all cells (nothing is
 //! pruned on its account). Moves are ordered by an evaluator's per-cell values
@@ -46,7 +45,7 @@ use crate::board::{Bitboard, Cell, Color, Position, Wide, zobrist_key};
 use vc::Width;
 
 use dfpn::{Search, Settings};
-use oracle::{BoardOracle, Expansion, HsearchOracle, KnowledgeOracle, Oracle};
+use oracle::{BoardOracle, Expansion, HsearchOracle, Oracle};
 use tt::Table;
 
 pub use params::SolverParams;
@@ -221,13 +220,7 @@ impl Solver {
     }
 
     fn oracle(&self, pos: &Position) -> Box<dyn Oracle> {
-        if self.params.use_knowledge {
-            Box::new(KnowledgeOracle::new(
-                pos,
-                self.params.ordering,
-                self.params.use_ice,
-            ))
-        } else if self.params.use_vc
+        if self.params.use_vc
             && let Some(f) = self.hsearch_oracle(pos)
         {
             f

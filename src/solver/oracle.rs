@@ -1,6 +1,6 @@
 //! What the solver knows about a position besides its proof numbers:
 //! whether it is already decided, which moves need searching and in what
-//! order. Three implementations, named by what they know:
+//! order. Two implementations, named by what they know:
 //!
 //! - [`BoardOracle`]: the board alone. A side that can join its edges with one
 //!   stone wins; a side facing two such threats loses; facing one it must
@@ -10,17 +10,13 @@
 //!   ([`super::vc`]): connection-decided positions and the mustplay, after
 //!   the fill-in and pruning of [`super::ice`]; expansions and fill-ins
 //!   are cached per position.
-//! - [`KnowledgeOracle`]: the knowledge module's virtual connections (decided
-//!   positions, mustplay) and, optionally, its inferior cell analysis
-//!   (fill-in to a fixpoint, dominated and vulnerable cells pruned).
 //!
-//! All order moves the same way (see [`order`]).
+//! Both order moves the same way (see [`order`]).
 
 use std::collections::HashMap;
 
 use crate::board::{Bitboard, Cell, CellSet, Color, Position, zobrist_key};
 use crate::eval::{CellValues, EvalKind, Evaluator};
-use crate::knowledge::{Knowledge, fill_in};
 
 use super::ice;
 use super::vc::{Bits, Closure, EdgeInfo, Goal, Hsearch, cells, stones};
@@ -217,82 +213,6 @@ impl Oracle for BoardOracle {
         order(
             self.eval.as_mut(),
             &self.pos,
-            to_move,
-            &mut moves,
-            &mut self.values,
-        );
-        Expansion::Moves(moves, ALL)
-    }
-}
-
-/// The knowledge module's connections and inferior cells.
-pub struct KnowledgeOracle {
-    k: Knowledge,
-    /// Also fill in and prune inferior cells. Off by default: when this
-    /// was written the knowledge module's fill-in still changed winners
-    /// (see the ignored test in tests/solver.rs).
-    ice: bool,
-    eval: Box<dyn Evaluator>,
-    values: Box<CellValues>,
-}
-
-impl KnowledgeOracle {
-    pub fn new(pos: &Position, eval: EvalKind, ice: bool) -> KnowledgeOracle {
-        KnowledgeOracle {
-            k: Knowledge::new(pos),
-            ice,
-            eval: eval.build(),
-            values: Box::new([0; crate::board::MAX_CELLS]),
-        }
-    }
-}
-
-impl Oracle for KnowledgeOracle {
-    fn position(&self) -> &Position {
-        self.k.position()
-    }
-
-    fn play(&mut self, color: Color, cell: Cell) {
-        self.k.play(color, cell);
-    }
-
-    fn undo(&mut self) {
-        self.k.undo();
-    }
-
-    fn fill(&mut self, _: Color) -> (usize, Proof) {
-        if !self.ice || self.k.position().winner().is_some() {
-            return (0, 0);
-        }
-        let (_, fills) = fill_in(self.k.position());
-        let mut n = 0;
-        for color in Color::BOTH {
-            for c in fills[color.index()].iter() {
-                self.k.play(color, c);
-                n += 1;
-            }
-        }
-        // Which filled cells a proof needs is not tracked here.
-        (n, if n > 0 { ALL } else { 0 })
-    }
-
-    fn expand(&mut self, to_move: Color) -> Expansion {
-        if let Some(w) = self.k.decided(to_move) {
-            return Expansion::Decided(w, ALL);
-        }
-        let set = if self.ice {
-            self.k.consider_set(to_move)
-        } else {
-            self.k.mustplay(to_move)
-        };
-        let mut moves: Vec<Cell> = set.iter().collect();
-        if moves.is_empty() {
-            // `decided` said the mustplay is not empty; be safe anyway.
-            moves = self.k.position().empty_cells().iter().collect();
-        }
-        order(
-            self.eval.as_mut(),
-            self.k.position(),
             to_move,
             &mut moves,
             &mut self.values,

@@ -12,13 +12,8 @@ pub struct SolverParams {
     pub max_time: Option<Duration>,
     /// Size of the transposition table in mebibytes.
     pub tt_mb: usize,
-    /// Use the knowledge module's connections (its `decided` and
-    /// `mustplay`) instead of the solver's own H-search.
-    pub use_knowledge: bool,
-    /// With `use_knowledge`: also its fill-in and inferior-cell pruning.
-    pub use_ice: bool,
-    /// Without the knowledge module: use the solver's own bitboard
-    /// H-search (boards up to 252 cells), else the board alone.
+    /// Use the bitboard H-search and inferior cells (boards up to 252
+    /// cells), else the board alone.
     pub use_vc: bool,
     /// Move ordering.
     pub ordering: EvalKind,
@@ -60,8 +55,6 @@ impl Default for SolverParams {
         SolverParams {
             max_time: None,
             tt_mb: 64,
-            use_knowledge: false,
-            use_ice: false,
             use_vc: true,
             ordering: EvalKind::Resistance,
             epsilon: 0.25,
@@ -97,20 +90,8 @@ impl SolverParams {
                 |p, n| p.tt_mb = n,
             ),
             Param::flag(
-                "use_knowledge",
-                "use the knowledge module's connections",
-                |p: &P| p.use_knowledge,
-                |p, b| p.use_knowledge = b,
-            ),
-            Param::flag(
-                "use_ice",
-                "with use_knowledge: also its fill-in and inferior-cell pruning",
-                |p: &P| p.use_ice,
-                |p, b| p.use_ice = b,
-            ),
-            Param::flag(
                 "use_vc",
-                "use the solver's own connection search",
+                "use the connection search and inferior cells (else the board alone)",
                 |p: &P| p.use_vc,
                 |p, b| p.use_vc = b,
             ),
@@ -179,6 +160,21 @@ impl SolverParams {
 
     /// Sets one parameter by its `param_dfpn` name, or says why not.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if let Some(why) = SolverParams::retired(name) {
+            return Err(why);
+        }
         params::set(&SolverParams::registry(), self, name, value).map(|_| ())
+    }
+
+    /// Why a parameter earlier versions had is gone, for its `?` answer:
+    /// `use_knowledge` and `use_ice` chose a second copy of the connections
+    /// and inferior cells, which the solver no longer has.
+    pub fn retired(name: &str) -> Option<String> {
+        matches!(name, "use_knowledge" | "use_ice").then(|| {
+            format!(
+                "{name} is no longer a parameter: the solver always uses the one connection \
+                 search and inferior-cell analysis (use_vc 0 turns them off)"
+            )
+        })
     }
 }
