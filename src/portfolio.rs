@@ -16,10 +16,11 @@ use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::board::{Cell, CellSet, Color, Position};
+use crate::board::{Cell, CellSet, Color, Geometry, Position};
 use crate::search::{
     Decision, Request, SearchOutcome, SearchParams, SearchReport, Searcher, TimeControl,
 };
+use crate::solver::vc::Width;
 use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
 use crate::timeman::{
     ANSWER_ROOM, FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SEARCH_SHARE_PCT, SOLVER_GRACE,
@@ -220,11 +221,22 @@ pub const DEFAULT_SOLVER_EMPTY: usize = 100;
 /// With this many empty cells or fewer the verifier checks the search's
 /// choice at the end of each move ([`SEARCH_SHARE_PCT`]); above the
 /// solver's reach the search's next move is verified beside it, on the
-/// solver's core. The solver's reach: at 1 s a move on 11x11, 110 (which
-/// refutes many of the search's choices at 101-110 empty cells in under
-/// 0.3 s) scored 20-20 against Wolve over 40 games where 100 scored 21-19,
-/// and 4-16 against MoHex over 20 where 100 scored 6-14.
-pub const DEFAULT_VERIFY_EMPTY: usize = DEFAULT_SOLVER_EMPTY;
+/// solver's core. At least [`DEFAULT_SOLVER_EMPTY`], and from the 25th
+/// stone on boards the bitboard H-search covers (145 on 13x13; 100 on
+/// 11x11 and smaller). On 11x11 at 1 s a move, 110 (which refutes many of
+/// the search's choices at 101-110 empty cells in under 0.3 s) scored 20-20
+/// against Wolve over 40 games where 100 scored 21-19, and 4-16 against
+/// MoHex over 20 where 100 scored 6-14. On 13x13 the games against MoHex
+/// turned on moves at 95-139 empty cells, most of which the solver refutes
+/// in 0.05-1.5 s: 145 scored 7-13 where 100 scored 5-15 (seed 10, 20 games).
+pub fn default_verify_empty(g: &Geometry) -> usize {
+    const STONES: usize = 24;
+    if Width::of(g).is_some() {
+        DEFAULT_SOLVER_EMPTY.max(g.num_cells().saturating_sub(STONES))
+    } else {
+        DEFAULT_SOLVER_EMPTY
+    }
+}
 
 /// The search and the two solvers of genmove.
 pub struct Portfolio {
@@ -238,8 +250,9 @@ pub struct Portfolio {
     /// (0: never).
     pub solver_empty: usize,
     /// The verifier checks the search's choice when at most this many
-    /// cells are empty (0: never).
-    pub verify_empty: usize,
+    /// cells are empty (0: never); `None`: [`default_verify_empty`] for the
+    /// board's size.
+    pub verify_empty: Option<usize>,
 }
 
 impl Portfolio {
@@ -249,7 +262,7 @@ impl Portfolio {
             solver: SolverSlot::new(SolverParams::default()),
             verifier: SolverSlot::new(verifier_params(&SolverParams::default())),
             solver_empty: DEFAULT_SOLVER_EMPTY,
-            verify_empty: DEFAULT_VERIFY_EMPTY,
+            verify_empty: None,
         }
     }
 
@@ -268,6 +281,12 @@ impl Portfolio {
             self.verifier.params = vp;
         }
         Ok(())
+    }
+
+    /// The most empty cells at which the verifier checks the search's
+    /// choice, on a board of `g`'s size.
+    pub fn verify_reach(&self, g: &Geometry) -> usize {
+        self.verify_empty.unwrap_or_else(|| default_verify_empty(g))
     }
 
     pub fn clear_solver_tables(&mut self) {
@@ -293,7 +312,8 @@ impl Portfolio {
         let empties = pos.empty_cells().len();
         let use_solver = self.solver_empty > 0 && empties <= self.solver_empty;
         // The verifier checks the search's choice at the move's end.
-        let verifying = self.verify_empty > 0 && empties <= self.verify_empty;
+        let reach = self.verify_reach(pos.geometry());
+        let verifying = reach > 0 && empties <= reach;
         // The solver runs on a thread of its own beside the search. When it
         // proves the game and has the move, it stops the search at once.
         // When the search ends first (time, or an interrupt), the solver is
@@ -367,10 +387,13 @@ impl Portfolio {
         while handle.is_some() || verifying {
             // A search that stopped early on its own (its next depth
             // would not fit) leaves the rest of the move's time to the
-            // solvers; after an interrupt or a proof, or when the root's
-            // connections alone chose the move (a won position or a
-            // forced reply), they get only a moment.
-            let settled = crate::search::score_is_win(outcome.score) || outcome.nodes <= 1;
+            // solvers; after an interrupt or a proof (a search that proved
+            // its loss has already chosen the longest resistance), or when
+            // the root's connections alone chose the move (a won position
+            // or a forced reply), they get only a moment.
+            let settled = crate::search::score_is_win(outcome.score)
+                || crate::search::score_is_loss(outcome.score)
+                || outcome.nodes <= 1;
             let interrupted = interrupt.load(Ordering::SeqCst) || halt.load(Ordering::SeqCst);
             let until = if settled || interrupted {
                 Instant::now() + SOLVER_GRACE
@@ -554,6 +577,12 @@ impl Portfolio {
                         name(next)
                     );
                     play_instead(&mut outcome, next);
+                    // Past the move's end the next move is played as it
+                    // is: trying one after another, each with its grace,
+                    // would run on for as many moves as the search ranked.
+                    if Instant::now() >= move_end {
+                        break;
+                    }
                 }
                 _ => break,
             }

@@ -55,6 +55,23 @@ fn param_dfpn_lists_sets_and_refuses() {
 }
 
 #[test]
+fn the_verifiers_reach_follows_the_board_until_it_is_set() {
+    let a = session(
+        "boardsize 11\nparam_dfpn\nboardsize 13\nparam_dfpn\nparam_dfpn verify_empty 120\nboardsize 11\nparam_dfpn\n",
+    );
+    let reach = |listing: &str| {
+        listing
+            .lines()
+            .find_map(|l| l.split(" verify_empty ").nth(1))
+            .map(str::to_string)
+    };
+    assert_eq!(reach(&a[1]).as_deref(), Some("100"), "{}", a[1]);
+    assert_eq!(reach(&a[3]).as_deref(), Some("145"), "{}", a[3]);
+    assert_eq!(a[4], "=");
+    assert_eq!(reach(&a[6]).as_deref(), Some("120"), "{}", a[6]);
+}
+
+#[test]
 fn retired_solver_switches_say_they_are_gone() {
     let a = session("param_dfpn use_knowledge 1\nparam_dfpn use_ice 1\nparam_dfpn\n");
     for (i, name) in ["use_knowledge", "use_ice"].iter().enumerate() {

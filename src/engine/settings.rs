@@ -158,7 +158,7 @@ impl Engine {
             solver: self.portfolio.solver.params.clone(),
             use_guifx: self.solver_guifx,
             genmove_empty: self.portfolio.solver_empty,
-            verify_empty: self.portfolio.verify_empty,
+            verify_empty: self.portfolio.verify_reach(self.game.geometry()),
         }
     }
 
@@ -219,7 +219,11 @@ impl Engine {
                     self.portfolio.set_solver_params(s.solver)?;
                 }
                 self.portfolio.solver_empty = s.genmove_empty;
-                self.portfolio.verify_empty = s.verify_empty;
+                // Set by name, the verifier's reach stays for every board
+                // size; otherwise it follows the board's.
+                if name == "verify_empty" {
+                    self.portfolio.verify_empty = Some(s.verify_empty);
+                }
                 self.solver_guifx = s.use_guifx;
             }
         }
