@@ -6,7 +6,7 @@
 #   A=$(../shared/anchors/setup.sh) scripts/readme-figures.sh [ROW...]
 #
 # Rows: bench connsearch endgame opening dfpn6 dfpn7 solver (minutes each)
-# and wolve11 mohex11 wolve9 mohex9 wolve13 swap levels (matches, 10-40 minutes each).
+# and wolve11 mohex11 wolve9 mohex9 wolve13 mohex13 swap levels (matches, 10-40 minutes each).
 # With no ROW, the quick ones (bench connsearch opening dfpn6).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -135,6 +135,12 @@ for r in $rows; do
         match "against Wolve 2.0, 13x13, 1 s a move, 20 games" \
             "the Wolve command with --size 13 --openings ../shared/openings/13x13-half-1ply --seed 8 --timeout 6" \
             "8" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 13 \
+            --openings "$shared/openings/13x13-half-1ply" --timeout 6
+        ;;
+    mohex13)
+        match "against MoHex 2.0 (2 threads), 13x13, 1 s a move, 20 games" \
+            "the MoHex command with --size 13 --openings ../shared/openings/13x13-half-1ply --seed 10 --timeout 6" \
+            "10" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 13 \
             --openings "$shared/openings/13x13-half-1ply" --timeout 6
         ;;
     swap)
