@@ -117,10 +117,10 @@ fn halfway_to(end: Instant) -> Instant {
 }
 
 /// The verifier's work on the search's choice `m`: up to [`FOCUS_LIMIT`]
-/// proving or refuting it, with `focus_widening`; if it stays open and `then_root`, the rest of
-/// the time goes to the whole position, solved with another widening than
-/// the solver's (see [`verifier_params`]). Without `then_root`, `m` alone
-/// until `move_end`.
+/// proving or refuting it with `focus_widening`; if it stays open and
+/// `then_root`, the rest of the time goes to the whole position, solved
+/// with another widening than the solver's (see [`verifier_params`]).
+/// Without `then_root`, `m` alone until `move_end`.
 fn verify(
     verifier: &mut Solver,
     pos: &crate::board::Position,

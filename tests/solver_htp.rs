@@ -215,6 +215,32 @@ fn the_verifier_works_above_the_whole_position_solver() {
     );
 }
 
+/// A 13x13 position with 120 empty cells (White to move) from a game
+/// against MoHex, where the verifier's reach was 100 empty cells: the
+/// depth-1 search's choice, e6, lost the game, and the solver refutes it
+/// in a fraction of a second.
+const REFUTED_ON_13X13: &str = "c12 g6 h6 j3 k3 g8 h8 h7 j6 k4 j4 j5 i6 i7 j7 i5 h5 i4 g4 h4 g5 h2 f3 f4 i2 h3 g3 i8 j8 i10 i9 h10 h9 g10 e8 d11 c11 d10 c10 d9 c9 d8 c8 d7 c7 e4 f10 e2 f2";
+
+#[test]
+fn the_verifier_reaches_further_on_13x13() {
+    let mut input = String::from("boardsize 13\nparam_ferrohex max_depth 1\n");
+    input += &alternate(REFUTED_ON_13X13);
+    // By default the verifier checks the choice at 120 empty cells.
+    input += "genmove w\nundo\n";
+    input += "play w e6\ndfpn-solve-state b\nundo\n";
+    // With the reach 11x11 has, the search's choice stands.
+    input += "param_dfpn verify_empty 100\ngenmove w\n";
+    let a = session_with(&["--threads", "1", "--max-time", "2"], &input);
+    let n = a.len();
+    assert_eq!(a[n - 1], "= e6", "the search alone");
+    assert_eq!(a[n - 4], "= black", "e6 loses");
+    assert!(
+        a[n - 7].starts_with("= ") && a[n - 7] != "= e6",
+        "genmove must not play the refuted move: {}",
+        a[n - 7]
+    );
+}
+
 #[test]
 fn genmove_swaps_winning_openings_and_opens_where_it_will_not_be_swapped() {
     let a = session(
