@@ -171,23 +171,53 @@ fn genmove_plays_a_proven_win_when_the_solver_finds_one() {
 const REFUTED_AT_DEPTH_1: &str =
     "f5 f6 h5 g7 f7 f8 e8 g6 i6 h8 j7 j8 i8 h10 d7 d8 e7 e9 d9 e6 d6 e4 e5";
 
+/// White's move after `moves` on a `size` board, from a depth-1 search
+/// and the solvers as `settings` leave them (one thread, 2 s).
+fn depth1_move(size: usize, moves: &str, settings: &str) -> String {
+    let mut input = format!("boardsize {size}\nparam_ferrohex max_depth 1\n{settings}");
+    input += &alternate(moves);
+    input += "genmove w\n";
+    let a = session_with(&["--threads", "1", "--max-time", "2"], &input);
+    a.last().cloned().unwrap_or_default()
+}
+
+/// Who wins after `moves` and White's `cell`, as the solver proves it.
+fn winner_after(size: usize, moves: &str, cell: &str) -> String {
+    let mut input = format!("boardsize {size}\n");
+    input += &alternate(moves);
+    input += &format!("play w {cell}\ndfpn-solve-state b\n");
+    session(&input).last().cloned().unwrap_or_default()
+}
+
+/// The search's depth-1 choice without the solvers is `choice`, which the
+/// solver proves a loss, and with the solvers as `settings` leave them
+/// genmove plays something else.
+fn assert_refuted(size: usize, moves: &str, choice: &str, settings: &str) {
+    let off = "param_dfpn genmove_empty 0\nparam_dfpn verify_empty 0\n";
+    assert_eq!(
+        depth1_move(size, moves, off),
+        format!("= {choice}"),
+        "the search alone"
+    );
+    assert_eq!(
+        winner_after(size, moves, choice),
+        "= black",
+        "{choice} loses"
+    );
+    let played = depth1_move(size, moves, settings);
+    assert!(
+        played.starts_with("= ") && played != format!("= {choice}"),
+        "genmove must not play the refuted move: {played}"
+    );
+}
+
 #[test]
 fn genmove_does_not_play_a_move_its_solver_refutes() {
-    let mut input = String::from("boardsize 11\n");
-    input += &alternate(REFUTED_AT_DEPTH_1);
-    // Without the solvers, the depth-1 search's choice; the solver proves
-    // it a loss; with them, genmove plays something else.
-    input += "param_ferrohex max_depth 1\nparam_dfpn genmove_empty 0\nparam_dfpn verify_empty 0\ngenmove w\nundo\n";
-    input += "play w c11\ndfpn-solve-state b\nundo\n";
-    input += "param_dfpn genmove_empty 100\nparam_dfpn verify_empty 100\ngenmove w\n";
-    let a = session_with(&["--threads", "1", "--max-time", "2"], &input);
-    let n = a.len();
-    assert_eq!(a[n - 8], "= c11", "the search alone");
-    assert_eq!(a[n - 5], "= black", "c11 loses");
-    assert!(
-        a[n - 1].starts_with("= ") && a[n - 1] != "= c11",
-        "genmove must not play the refuted move: {}",
-        a[n - 1]
+    assert_refuted(
+        11,
+        REFUTED_AT_DEPTH_1,
+        "c11",
+        "param_dfpn genmove_empty 100\nparam_dfpn verify_empty 100\n",
     );
 }
 
@@ -198,21 +228,9 @@ const REFUTED_ABOVE_SOLVER: &str = "i4 j2 g4 h6 i2 f7 e7 e8 c9 d8 c8 d7 c7";
 
 #[test]
 fn the_verifier_works_above_the_whole_position_solver() {
-    let mut input = String::from("boardsize 11\nparam_ferrohex max_depth 1\n");
-    input += &alternate(REFUTED_ABOVE_SOLVER);
-    input += "param_dfpn genmove_empty 0\nparam_dfpn verify_empty 0\ngenmove w\nundo\n";
-    input += "play w c6\ndfpn-solve-state b\nundo\n";
-    // The verifier alone, the whole-position solver still off.
-    input += "param_dfpn verify_empty 110\ngenmove w\n";
-    let a = session_with(&["--threads", "1", "--max-time", "2"], &input);
-    let n = a.len();
-    assert_eq!(a[n - 7], "= c6", "the search alone");
-    assert_eq!(a[n - 4], "= black", "c6 loses");
-    assert!(
-        a[n - 1].starts_with("= ") && a[n - 1] != "= c6",
-        "genmove must not play the refuted move: {}",
-        a[n - 1]
-    );
+    // The verifier alone, the whole-position solver off.
+    let verifier = "param_dfpn genmove_empty 0\nparam_dfpn verify_empty 110\n";
+    assert_refuted(11, REFUTED_ABOVE_SOLVER, "c6", verifier);
 }
 
 /// A 13x13 position with 120 empty cells (White to move) from a game
@@ -223,22 +241,11 @@ const REFUTED_ON_13X13: &str = "c12 g6 h6 j3 k3 g8 h8 h7 j6 k4 j4 j5 i6 i7 j7 i5
 
 #[test]
 fn the_verifier_reaches_further_on_13x13() {
-    let mut input = String::from("boardsize 13\nparam_ferrohex max_depth 1\n");
-    input += &alternate(REFUTED_ON_13X13);
     // By default the verifier checks the choice at 120 empty cells.
-    input += "genmove w\nundo\n";
-    input += "play w e6\ndfpn-solve-state b\nundo\n";
+    assert_refuted(13, REFUTED_ON_13X13, "e6", "");
     // With the reach 11x11 has, the search's choice stands.
-    input += "param_dfpn verify_empty 100\ngenmove w\n";
-    let a = session_with(&["--threads", "1", "--max-time", "2"], &input);
-    let n = a.len();
-    assert_eq!(a[n - 1], "= e6", "the search alone");
-    assert_eq!(a[n - 4], "= black", "e6 loses");
-    assert!(
-        a[n - 7].starts_with("= ") && a[n - 7] != "= e6",
-        "genmove must not play the refuted move: {}",
-        a[n - 7]
-    );
+    let short = "param_dfpn verify_empty 100\n";
+    assert_eq!(depth1_move(13, REFUTED_ON_13X13, short), "= e6");
 }
 
 #[test]
