@@ -116,11 +116,20 @@ fn halfway_to(end: Instant) -> Instant {
     now + end.saturating_duration_since(now) / 2
 }
 
+/// How a verifier works on one move: it proves or refutes the move with
+/// `widening`; with `then_root`, a move that stays open gives way to the
+/// whole position.
+#[derive(Clone, Copy)]
+struct Focus {
+    widening: f64,
+    then_root: bool,
+}
+
 /// The verifier's work on the search's choice `m`: up to [`FOCUS_LIMIT`]
-/// proving or refuting it with `focus_widening`; if it stays open and
-/// `then_root`, the rest of the time goes to the whole position, solved
-/// with another widening than the solver's (see [`verifier_params`]).
-/// Without `then_root`, `m` alone until `move_end`.
+/// proving or refuting it with the focus's widening; if it stays open and
+/// the focus says `then_root`, the rest of the time goes to the whole
+/// position, solved with another widening than the solver's (see
+/// [`verifier_params`]). Without `then_root`, `m` alone until `move_end`.
 fn verify(
     verifier: &mut Solver,
     pos: &crate::board::Position,
@@ -128,24 +137,23 @@ fn verify(
     m: Cell,
     stop: &AtomicBool,
     move_end: Instant,
-    then_root: bool,
-    focus_widening: f64,
+    focus: Focus,
 ) -> Verdict {
     let mut child = pos.clone();
     child.play(color, m);
-    let until = if then_root {
+    let until = if focus.then_root {
         Instant::now() + FOCUS_LIMIT
     } else {
         move_end
     };
     let params = verifier.params().clone();
     verifier.set_params(&SolverParams {
-        widening: focus_widening,
+        widening: focus.widening,
         ..params.clone()
     });
     let r = verifier.solve_until(&child, color.opponent(), stop, until);
     verifier.set_params(&params);
-    if r != SolveOutcome::Unknown || stop.load(Ordering::SeqCst) || !then_root {
+    if r != SolveOutcome::Unknown || stop.load(Ordering::SeqCst) || !focus.then_root {
         return Verdict::Choice(m, r);
     }
     Verdict::Root(solve_for_move(
@@ -450,8 +458,10 @@ impl Portfolio {
                         m,
                         &verify_stop,
                         move_end,
-                        then_root,
-                        focus_widening,
+                        Focus {
+                            widening: focus_widening,
+                            then_root,
+                        },
                     );
                     let _ = verdict_tx.send((then_root, verdict));
                     verifier
