@@ -243,7 +243,9 @@ pub const DEFAULT_SOLVER_EMPTY: usize = 100;
 /// against Wolve over 40 games where 100 scored 21-19, and 4-16 against
 /// MoHex over 20 where 100 scored 6-14. On 13x13 the games against MoHex
 /// turned on moves at 95-139 empty cells, which the solver refutes in
-/// 0.05-2.5 s (7 of 11 under 1.5 s): 145 scored 7-13 where 100 scored 5-15 (seed 10, 20 games).
+/// 0.05-2.5 s (7 of 11 under 1.5 s); with 145 and the verifiers' focus
+/// widening, 20 games each scored 6-14 against MoHex (5-15 with 100) and
+/// 11-9 against Wolve (8-12 with 100).
 pub fn default_verify_empty(g: &Geometry) -> usize {
     const STONES: usize = 24;
     if Width::of(g).is_some() {
