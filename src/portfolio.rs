@@ -58,6 +58,18 @@ fn proves_win(v: &Option<Verdict>, color: Color) -> bool {
     matches!(v, Some(Verdict::Choice(_, SolveOutcome::Win(w))) if *w == color)
 }
 
+/// `work` done by `solver` with `widening`, its own widening back after.
+fn with_widening<T>(solver: &mut Solver, widening: f64, work: impl FnOnce(&mut Solver) -> T) -> T {
+    let params = solver.params().clone();
+    solver.set_params(&SolverParams {
+        widening,
+        ..params.clone()
+    });
+    let out = work(solver);
+    solver.set_params(&params);
+    out
+}
+
 /// The whole position solved for genmove: the solver's best move, and
 /// for a proved win the quickest winning move found in half the time
 /// left until `move_end` (a proved win may have simpler winning moves
@@ -72,17 +84,13 @@ fn solve_for_move(
 ) -> BestMove {
     // The first half of the move with the solver's widening, the second
     // with its late widening, on the same table: a portfolio in time.
-    let params = solver.params().clone();
-    let mut best = if params.late_widening != params.widening {
+    let (widening, late_widening) = (solver.params().widening, solver.params().late_widening);
+    let mut best = if late_widening != widening {
         let first = solver.best_move_until(pos, color, stop, halfway_to(move_end), progress);
         if first.outcome == SolveOutcome::Unknown && !stop.load(Ordering::SeqCst) {
-            solver.set_params(&SolverParams {
-                widening: params.late_widening,
-                ..params.clone()
-            });
-            let late = solver.best_move(pos, color, stop, progress);
-            solver.set_params(&params);
-            late
+            with_widening(solver, late_widening, |s| {
+                s.best_move(pos, color, stop, progress)
+            })
         } else {
             first
         }
@@ -146,13 +154,9 @@ fn verify(
     } else {
         move_end
     };
-    let params = verifier.params().clone();
-    verifier.set_params(&SolverParams {
-        widening: focus.widening,
-        ..params.clone()
+    let r = with_widening(verifier, focus.widening, |s| {
+        s.solve_until(&child, color.opponent(), stop, until)
     });
-    let r = verifier.solve_until(&child, color.opponent(), stop, until);
-    verifier.set_params(&params);
     if r != SolveOutcome::Unknown || stop.load(Ordering::SeqCst) || !focus.then_root {
         return Verdict::Choice(m, r);
     }
