@@ -160,8 +160,17 @@ impl Bitboard for u128 {
 }
 
 /// `N` 64-bit words: `64 * N` indices.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Eq, Hash)]
 pub struct Wide<const N: usize>([u64; N]);
+
+impl<const N: usize> PartialEq for Wide<N> {
+    /// Word by word in registers (the derived comparison of the array
+    /// goes through memory).
+    #[inline(always)]
+    fn eq(&self, o: &Wide<N>) -> bool {
+        (0..N).fold(0, |a, k| a | (self.0[k] ^ o.0[k])) == 0
+    }
+}
 
 impl<const N: usize> Debug for Wide<N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

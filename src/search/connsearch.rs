@@ -429,6 +429,18 @@ impl<B: Bitboard> ConnSearch<B> {
             Analysis::Captured(..) => unreachable!("analyse fills captured carriers in"),
         };
         if depth == 0 || moves.is_empty() {
+            // A leaf's score is exact at depth 0: a transposition to it
+            // (the same moves in another order) takes it from the table.
+            sh.tt.store(
+                key,
+                TtEntry {
+                    mv: None,
+                    score: to_tt(score, ply),
+                    depth: 0,
+                    bound: Bound::Exact,
+                    generation: 0,
+                },
+            );
             return score;
         }
         let width = sh.widths[(ply - 1).min(sh.widths.len() - 1)];
