@@ -160,7 +160,7 @@ impl Bitboard for u128 {
 }
 
 /// `N` 64-bit words: `64 * N` indices.
-#[derive(Clone, Copy, Eq, Hash)]
+#[derive(Clone, Copy, Eq)]
 pub struct Wide<const N: usize>([u64; N]);
 
 impl<const N: usize> PartialEq for Wide<N> {
