@@ -138,9 +138,9 @@ for r in $rows; do
             --openings "$shared/openings/13x13-half-1ply" --timeout 6
         ;;
     mohex13)
-        match "against MoHex 2.0 (2 threads), 13x13, 1 s a move, 20 games" \
-            "the MoHex command with --size 13 --openings ../shared/openings/13x13-half-1ply --seed 10 --timeout 6" \
-            "10" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 13 \
+        match "against MoHex 2.0 (2 threads), 13x13, 1 s a move, 40 games (seeds 10 and 11)" \
+            "the MoHex command with --size 13 --openings ../shared/openings/13x13-half-1ply --seed 10 --timeout 6 (and --seed 11)" \
+            "10 11" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 13 \
             --openings "$shared/openings/13x13-half-1ply" --timeout 6
         ;;
     swap)
