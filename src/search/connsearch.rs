@@ -404,7 +404,8 @@ impl<B: Bitboard> ConnSearch<B> {
         let key = tt_key(board.hash, me);
         let p = ply as i32;
         let mut tt_move = None;
-        if let Some(e) = sh.tt.probe(key) {
+        let stored = sh.tt.probe(key);
+        if let Some(e) = stored {
             tt_move = e.mv;
             if let Some(s) = e.cutoff(depth, ply, alpha, beta) {
                 return s;
@@ -431,16 +432,20 @@ impl<B: Bitboard> ConnSearch<B> {
         if depth == 0 || moves.is_empty() {
             // A leaf's score is exact at depth 0: a transposition to it
             // (the same moves in another order) takes it from the table.
-            sh.tt.store(
-                key,
-                TtEntry {
-                    mv: None,
-                    score: to_tt(score, ply),
-                    depth: 0,
-                    bound: Bound::Exact,
-                    generation: 0,
-                },
-            );
+            // A deeper entry of this position (a bound that did not cut
+            // here) is worth more and stays.
+            if stored.is_none() {
+                sh.tt.store(
+                    key,
+                    TtEntry {
+                        mv: None,
+                        score: to_tt(score, ply),
+                        depth: 0,
+                        bound: Bound::Exact,
+                        generation: 0,
+                    },
+                );
+            }
             return score;
         }
         let width = sh.widths[(ply - 1).min(sh.widths.len() - 1)];
