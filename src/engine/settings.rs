@@ -35,7 +35,10 @@ struct SolverSettings {
     solver: SolverParams,
     use_guifx: bool,
     genmove_empty: usize,
-    verify_empty: usize,
+    /// The verifier's reach as set by name (`None`: it follows the board,
+    /// `board_reach`).
+    verify_empty: Option<usize>,
+    board_reach: usize,
 }
 
 fn game_registry() -> Vec<Param<GameSettings>> {
@@ -131,8 +134,8 @@ fn solver_registry(safe: bool) -> Vec<Param<SolverSettings>> {
         "verify_empty",
         (0, crate::board::MAX_CELLS),
         "genmove's verifier checks the search's choice with at most this many empty cells",
-        |s: &S| s.verify_empty,
-        |s, n| s.verify_empty = n,
+        |s: &S| s.verify_empty.unwrap_or(s.board_reach),
+        |s, n| s.verify_empty = Some(n),
     ));
     r
 }
@@ -158,7 +161,8 @@ impl Engine {
             solver: self.portfolio.solver.params.clone(),
             use_guifx: self.solver_guifx,
             genmove_empty: self.portfolio.solver_empty,
-            verify_empty: self.portfolio.verify_reach(self.game.geometry()),
+            verify_empty: self.portfolio.verify_empty,
+            board_reach: crate::portfolio::default_verify_empty(self.game.geometry()),
         }
     }
 
@@ -219,11 +223,7 @@ impl Engine {
                     self.portfolio.set_solver_params(s.solver)?;
                 }
                 self.portfolio.solver_empty = s.genmove_empty;
-                // Set by name, the verifier's reach stays for every board
-                // size; otherwise it follows the board's.
-                if name == "verify_empty" {
-                    self.portfolio.verify_empty = Some(s.verify_empty);
-                }
+                self.portfolio.verify_empty = s.verify_empty;
                 self.solver_guifx = s.use_guifx;
             }
         }
