@@ -26,7 +26,10 @@
 //! window, the others against the best so far with a null window first),
 //! and one lock-free transposition table. An iteration cut short by the
 //! deadline still counts for the root moves it finished, when the first
-//! of them (the last iteration's best) is among them.
+//! of them (the last iteration's best) is among them. At level max a
+//! depth may be searched a second time with wider move lists
+//! ([`MAX_LEVEL_WIDTHS`]); the table keeps the two passes apart
+//! ([`table_depth`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -50,7 +53,8 @@ const CLAMP: f64 = 10.0;
 /// plies).
 pub const DEFAULT_WIDTHS: [usize; 4] = [16, 12, 10, 8];
 
-/// The widths at level max: twice as many moves a node, for longer thinking.
+/// The widths of level max's widened pass over a depth: twice as many
+/// moves a node.
 pub const MAX_LEVEL_WIDTHS: [usize; 4] = [32, 24, 20, 16];
 
 /// The leaf score for the side whose resistance is `r_me`:
@@ -191,6 +195,22 @@ pub struct Shared<'a> {
     pub stop: super::Stop<'a>,
     pub deadline: Instant,
     pub widths: &'a [usize],
+    /// Whether `widths` are the widened ones of a second pass over a
+    /// depth ([`table_depth`]).
+    pub wide: bool,
+}
+
+/// The depth a node's result is kept at in the table: a widened pass over
+/// a depth searched more moves a node than the first pass, so its results
+/// count as deeper than the first pass's, and the first pass's do not
+/// cut off the widened one (their moves still order it). A leaf's score
+/// is the same for both.
+fn table_depth(depth: u32, wide: bool) -> u32 {
+    if depth == 0 {
+        0
+    } else {
+        depth * 2 + u32::from(wide)
+    }
 }
 
 impl Shared<'_> {
@@ -405,9 +425,10 @@ impl<B: Bitboard> ConnSearch<B> {
         let p = ply as i32;
         let mut tt_move = None;
         let stored = sh.tt.probe(key);
+        let tdepth = table_depth(depth, sh.wide);
         if let Some(e) = stored {
             tt_move = e.mv;
-            if let Some(s) = e.cutoff(depth, ply, alpha, beta) {
+            if let Some(s) = e.cutoff(tdepth, ply, alpha, beta) {
                 return s;
             }
         }
@@ -476,7 +497,7 @@ impl<B: Bitboard> ConnSearch<B> {
         }
         sh.tt.store(
             key,
-            TtEntry::searched(best_move, best, depth, ply, alpha0, beta),
+            TtEntry::searched(best_move, best, tdepth, ply, alpha0, beta),
         );
         best
     }
@@ -657,6 +678,7 @@ pub fn fixed_depth_on<B: Bitboard>(
         stop: super::Stop::new(&stop, &stop),
         deadline: Instant::now() + std::time::Duration::from_secs(24 * 3600),
         widths: &DEFAULT_WIDTHS,
+        wide: false,
     };
     let mut order = moves;
     let mut out = None;
@@ -706,5 +728,52 @@ impl<B: Bitboard> ConnSearch<B> {
             }
         }
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A widened pass over a depth already searched is a search of its
+    /// own: the narrow pass's table entries order it but do not cut it
+    /// off, where a repeat of the narrow pass is answered by the table.
+    #[test]
+    fn a_widened_pass_is_not_answered_by_the_narrow_one() {
+        let pos = Position::from_names(9, 9, &["e5", "c7"], &["d6", "f3"]);
+        let me = Color::Black;
+        let mut s = vec![ConnSearch::<u128>::new(&pos).expect("fits")];
+        let moves = s[0].root(&pos, me).expect("undecided");
+        let tt = Tt::new(16);
+        let stop = AtomicBool::new(false);
+        let far = Instant::now() + std::time::Duration::from_secs(24 * 3600);
+        let mut sh = Shared {
+            tt: &tt,
+            stop: super::super::Stop::new(&stop, &stop),
+            deadline: far,
+            widths: &DEFAULT_WIDTHS,
+            wide: false,
+        };
+        let mut order = moves;
+        for d in depths(4) {
+            order = iteration(&mut s, None, &sh, &pos, me, d, &order)
+                .unwrap()
+                .order;
+        }
+        let pass = |s: &mut Vec<ConnSearch<u128>>, sh: &Shared| {
+            let before = s[0].nodes;
+            let it = iteration(s, None, sh, &pos, me, 4, &order).unwrap();
+            assert!(it.complete);
+            s[0].nodes - before
+        };
+        let repeat = pass(&mut s, &sh);
+        sh.widths = &MAX_LEVEL_WIDTHS;
+        sh.wide = true;
+        let widened = pass(&mut s, &sh);
+        assert!(repeat <= order.len() as u64, "{repeat} nodes to repeat");
+        assert!(
+            widened > 10 * repeat,
+            "{widened} nodes widened, {repeat} repeated"
+        );
     }
 }

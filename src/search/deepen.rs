@@ -316,18 +316,22 @@ impl Searcher {
         if order.is_empty() {
             order = moves.to_vec();
         }
-        let sh = connsearch::Shared {
+        let mut sh = connsearch::Shared {
             tt: &self.conn_tt,
             stop,
             deadline: start + budget,
-            widths: if self.params.level == Level::Max {
-                &connsearch::MAX_LEVEL_WIDTHS
-            } else {
-                &connsearch::DEFAULT_WIDTHS
-            },
+            widths: &connsearch::DEFAULT_WIDTHS,
+            wide: false,
         };
+        // At level max, when the next depth is not predicted to fit, the
+        // depth just searched is searched again with twice the moves a
+        // node, where the next depth would seldom finish its first move.
+        let widen = self.params.level == Level::Max;
+        let mut clock = DepthClock::new();
         let mut best: Option<VcOutcome> = None;
-        for depth in connsearch::depths(max_depth) {
+        let mut depths = connsearch::depths(max_depth).peekable();
+        while let Some(&depth) = depths.peek() {
+            let iter_start = Instant::now();
             let Some(it) =
                 connsearch::iteration(searchers, self.pool.as_ref(), &sh, pos, me, depth, &order)
             else {
@@ -338,7 +342,8 @@ impl Searcher {
             let pv =
                 searchers[0].principal_variation(pos, me, it.best, &self.conn_tt, depth as usize);
             log::info!(
-                "connection search: depth {depth}{} score {} nodes {nodes} time {:.3}s pv {}",
+                "connection search: depth {depth}{}{} score {} nodes {nodes} time {:.3}s pv {}",
+                if sh.wide { " (wide)" } else { "" },
                 if it.complete { "" } else { " (part)" },
                 it.score,
                 elapsed.as_secs_f64(),
@@ -369,6 +374,13 @@ impl Searcher {
             // still counts for the root moves it finished.
             if decided || !it.complete || start.elapsed() >= budget {
                 break;
+            }
+            let deeper_fits = sh.wide || clock.next_fits(iter_start.elapsed(), start, budget);
+            if widen && !sh.wide && !deeper_fits {
+                sh.widths = &connsearch::MAX_LEVEL_WIDTHS;
+                sh.wide = true;
+            } else {
+                depths.next();
             }
         }
         if let Some(b) = best.as_mut() {

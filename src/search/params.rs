@@ -19,7 +19,10 @@ pub const DEFAULT_CONN_CAPS: Caps = Caps::SOLVER;
 /// - `Easy`: a shallow, slightly randomised search a beginner can beat.
 /// - `Medium`: a short search.
 /// - `Hard` (the default): the full search within the time budget.
-/// - `Max`: like `Hard`, with wider move lists and no depth cap.
+/// - `Max`: like `Hard`; when the connection search's next depth would not
+///   fit in the move's time, the last depth is searched again with twice
+///   the moves a node (the distance search, on boards the connection
+///   search does not cover, has the wider lists throughout).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Level {
     Baseline,
