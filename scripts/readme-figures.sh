@@ -120,9 +120,9 @@ for r in $rows; do
             --openings "$shared/openings/11x11-all-1ply" --timeout 6
         ;;
     wolve9)
-        match "against Wolve 2.0, 9x9, 1 s a move, 20 games" \
-            "the Wolve command with --size 9 --openings ../shared/openings/9x9-all-1ply --seed 7" \
-            "7" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 9 \
+        match "against Wolve 2.0, 9x9, 1 s a move, 40 games (seeds 7 and 9)" \
+            "the Wolve command with --size 9 --openings ../shared/openings/9x9-all-1ply --seed 7 (and --seed 9)" \
+            "7 9" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 9 \
             --openings "$shared/openings/9x9-all-1ply" --timeout 6
         ;;
     mohex9)
