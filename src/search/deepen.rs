@@ -326,11 +326,15 @@ impl Searcher {
         // At level max, when the next depth is not predicted to fit, the
         // depth just searched is searched again with twice the moves a
         // node, where the next depth would seldom finish its first move.
+        // With a depth limit only the last depth is, whatever the clock
+        // says, so that a search with one thread stays deterministic.
         let widen = self.params.level == Level::Max;
+        let limited = self.params.max_depth.is_some();
         let mut clock = DepthClock::new();
         let mut best: Option<VcOutcome> = None;
-        let mut depths = connsearch::depths(max_depth).peekable();
-        while let Some(&depth) = depths.peek() {
+        let depths: Vec<u32> = connsearch::depths(max_depth).collect();
+        let mut i = 0;
+        while let Some(&depth) = depths.get(i) {
             let iter_start = Instant::now();
             let Some(it) =
                 connsearch::iteration(searchers, self.pool.as_ref(), &sh, pos, me, depth, &order)
@@ -375,12 +379,15 @@ impl Searcher {
             if decided || !it.complete || start.elapsed() >= budget {
                 break;
             }
-            let deeper_fits = sh.wide || clock.next_fits(iter_start.elapsed(), start, budget);
-            if widen && !sh.wide && !deeper_fits {
+            let last = i + 1 == depths.len();
+            if widen
+                && !sh.wide
+                && (last || (!limited && !clock.next_fits(iter_start.elapsed(), start, budget)))
+            {
                 sh.widths = &connsearch::MAX_LEVEL_WIDTHS;
                 sh.wide = true;
             } else {
-                depths.next();
+                i += 1;
             }
         }
         if let Some(b) = best.as_mut() {

@@ -281,6 +281,31 @@ fn fixed_depth_single_thread_is_deterministic() {
 }
 
 #[test]
+fn level_max_with_one_thread_and_a_depth_limit_is_deterministic() {
+    // Level max searches its last depth a second time with wider move
+    // lists; with a depth limit that does not hang on the clock.
+    let p = pos_from(9, &["e5", "c7"], &["d6", "f3"]);
+    let params = SearchParams {
+        level: Level::Max,
+        ..params1(2)
+    };
+    let hard = run(&p, Color::Black, &params1(2));
+    let a = run(&p, Color::Black, &params);
+    let b = run(&p, Color::Black, &params);
+    assert_eq!(a.decision, b.decision);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.pv, b.pv);
+    assert_eq!(a.depth, 2);
+    // The widened pass is searched on top of hard's.
+    assert!(
+        a.nodes > hard.nodes,
+        "max {} nodes, hard {}",
+        a.nodes,
+        hard.nodes
+    );
+}
+
+#[test]
 fn excluded_root_moves_are_never_the_answer() {
     let p = pos_from(5, &["c3"], &["b3"]);
     let params = params1(4);
