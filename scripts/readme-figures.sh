@@ -6,7 +6,7 @@
 #   A=$(../shared/anchors/setup.sh) scripts/readme-figures.sh [ROW...]
 #
 # Rows: bench connsearch endgame opening dfpn6 dfpn7 solver (minutes each)
-# and wolve11 mohex11 wolve9 mohex9 wolve13 mohex13 swap levels (matches, 10-40 minutes each).
+# and wolve11 wolve11max mohex11 wolve9 mohex9 wolve13 mohex13 swap levels (matches, 10-40 minutes each).
 # With no ROW, the quick ones (bench connsearch opening dfpn6).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -112,6 +112,12 @@ for r in $rows; do
             "ferrohex match \"target/release/ferrohex --max-time 1\" \"\$A/benzene/wolve --quiet --use-logfile 0\" --setup2 \"param_wolve max_time 1\" --size 11 --openings ../shared/openings/11x11-all-1ply --seed 10 --games 20 --timeout 5 (and --seed 11)" \
             "10 11" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 11 \
             --openings "$shared/openings/11x11-all-1ply" --timeout 5
+        ;;
+    wolve11max)
+        match "level max against Wolve 2.0, 11x11, 1 s a move, 40 games (seeds 10 and 11)" \
+            "the Wolve command with --setup1 \"param_ferrohex level max\" (seeds 10 and 11)" \
+            "10 11" 20 "$ferrohex1" "$wolve" --setup1 "param_ferrohex level max" --setup2 "param_wolve max_time 1" \
+            --size 11 --openings "$shared/openings/11x11-all-1ply" --timeout 5
         ;;
     mohex11)
         match "against MoHex 2.0 (2 threads), 11x11, 1 s a move, 40 games (seeds 12 and 13)" \
