@@ -6,7 +6,7 @@
 #   A=$(../shared/anchors/setup.sh) scripts/readme-figures.sh [ROW...]
 #
 # Rows: bench connsearch endgame opening dfpn6 dfpn7 solver (minutes each)
-# and wolve11 wolve11max mohex11 wolve9 mohex9 wolve13 mohex13 swap levels (matches, 10-40 minutes each).
+# and wolve11 wolve11max mohex11 mohex11max wolve9 mohex9 wolve13 mohex13 swap levels (matches, 10-40 minutes each).
 # With no ROW, the quick ones (bench connsearch opening dfpn6).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -118,6 +118,13 @@ for r in $rows; do
             "the Wolve command with --setup1 \"param_ferrohex level max\" (seeds 10 and 11)" \
             "10 11" 20 "$ferrohex1" "$wolve" --setup1 "param_ferrohex level max" --setup2 "param_wolve max_time 1" \
             --size 11 --openings "$shared/openings/11x11-all-1ply" --timeout 5
+        ;;
+    mohex11max)
+        match "level max against MoHex 2.0 (2 threads), 11x11, 1 s a move, 40 games (seeds 12 and 13)" \
+            "the MoHex command with --setup1 \"param_ferrohex level max\" (seeds 12 and 13)" \
+            "12 13" 20 "$ferrohex1" "$mohex" --setup1 "param_ferrohex level max" \
+            --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 11 \
+            --openings "$shared/openings/11x11-all-1ply" --timeout 6
         ;;
     mohex11)
         match "against MoHex 2.0 (2 threads), 11x11, 1 s a move, 40 games (seeds 12 and 13)" \
