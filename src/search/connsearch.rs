@@ -194,9 +194,9 @@ pub struct Shared<'a> {
     pub tt: &'a Tt,
     pub stop: super::Stop<'a>,
     pub deadline: Instant,
-    pub widths: &'a [usize],
-    /// Whether `widths` are the widened ones of a second pass over a
-    /// depth ([`table_depth`]).
+    /// Whether this is the widened second pass over a depth: the moves a
+    /// node are [`MAX_LEVEL_WIDTHS`] instead of [`DEFAULT_WIDTHS`], and
+    /// the results count as deeper ([`table_depth`]).
     pub wide: bool,
 }
 
@@ -214,6 +214,16 @@ fn table_depth(depth: u32, wide: bool) -> u32 {
 }
 
 impl Shared<'_> {
+    /// The moves searched at a node `ply` plies below the root.
+    fn width(&self, ply: usize) -> usize {
+        let widths: &[usize] = if self.wide {
+            &MAX_LEVEL_WIDTHS
+        } else {
+            &DEFAULT_WIDTHS
+        };
+        widths[(ply - 1).min(widths.len() - 1)]
+    }
+
     fn expired(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
     }
@@ -469,7 +479,7 @@ impl<B: Bitboard> ConnSearch<B> {
             }
             return score;
         }
-        let width = sh.widths[(ply - 1).min(sh.widths.len() - 1)];
+        let width = sh.width(ply);
         if let Some(t) = tt_move
             && let Some(i) = moves.iter().position(|&c| c == t)
         {
@@ -677,7 +687,6 @@ pub fn fixed_depth_on<B: Bitboard>(
         tt: &tt,
         stop: super::Stop::new(&stop, &stop),
         deadline: Instant::now() + std::time::Duration::from_secs(24 * 3600),
-        widths: &DEFAULT_WIDTHS,
         wide: false,
     };
     let mut order = moves;
@@ -751,7 +760,6 @@ mod tests {
             tt: &tt,
             stop: super::super::Stop::new(&stop, &stop),
             deadline: far,
-            widths: &DEFAULT_WIDTHS,
             wide: false,
         };
         let mut order = moves;
@@ -767,7 +775,6 @@ mod tests {
             s[0].nodes - before
         };
         let repeat = pass(&mut s, &sh);
-        sh.widths = &MAX_LEVEL_WIDTHS;
         sh.wide = true;
         let widened = pass(&mut s, &sh);
         assert!(repeat <= order.len() as u64, "{repeat} nodes to repeat");

@@ -320,7 +320,6 @@ impl Searcher {
             tt: &self.conn_tt,
             stop,
             deadline: start + budget,
-            widths: &connsearch::DEFAULT_WIDTHS,
             wide: false,
         };
         // At level max, when the next depth is not predicted to fit, the
@@ -384,7 +383,6 @@ impl Searcher {
                 && !sh.wide
                 && (last || (!limited && !clock.next_fits(iter_start.elapsed(), start, budget)))
             {
-                sh.widths = &connsearch::MAX_LEVEL_WIDTHS;
                 sh.wide = true;
             } else {
                 i += 1;
