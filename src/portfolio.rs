@@ -118,6 +118,33 @@ fn play_instead(outcome: &mut SearchOutcome, cell: Cell) {
     outcome.pv = vec![cell];
 }
 
+/// How many of the search's next moves [`next_unrefuted`] checks.
+const FALLBACK_CHECKS: usize = 8;
+
+/// The first of the search's `ranked` moves for `color` in `pos` that is
+/// not `refuted` and whose reply position the connections do not decide
+/// against it. A deadline can cut the search's last iteration short, and
+/// its order then puts moves it proved lost before the moves it did not
+/// reach; played unverified, such a move throws the game away at once.
+/// Past [`FALLBACK_CHECKS`] candidates (a millisecond each on 11x11), or
+/// when every one is lost, the first not refuted.
+fn next_unrefuted(pos: &Position, color: Color, ranked: &[Cell], refuted: CellSet) -> Option<Cell> {
+    let mut open = ranked.iter().copied().filter(|&c| !refuted.contains(c));
+    let first = open.clone().next()?;
+    let lost = |c: Cell| {
+        let mut child = pos.clone();
+        child.play(color, c);
+        crate::search::connsearch::winner_by_connections(&child, color.opponent())
+            == Some(color.opponent())
+    };
+    Some(
+        open.by_ref()
+            .take(FALLBACK_CHECKS)
+            .find(|&c| !lost(c))
+            .unwrap_or(first),
+    )
+}
+
 /// Halfway from now to `end` (now, once `end` has passed).
 fn halfway_to(end: Instant) -> Instant {
     let now = Instant::now();
@@ -594,12 +621,9 @@ impl Portfolio {
                     // search's next move in its order, verified in turn
                     // while the move's time lasts.
                     refuted.insert(m);
-                    let next = outcome
-                        .ranked
-                        .iter()
-                        .copied()
-                        .find(|&c| !refuted.contains(c));
-                    let Some(next) = next else { break };
+                    let Some(next) = next_unrefuted(pos, color, &outcome.ranked, refuted) else {
+                        break;
+                    };
                     log::info!(
                         "verifier: {} is proved to lose; trying {}",
                         name(m),
@@ -696,6 +720,36 @@ impl Portfolio {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fallback_after_refutations_passes_over_a_move_lost_at_once() {
+        // Black's b2 on 4x4 joins both edges unless White breaks at b3
+        // (its mustplay): a1 leaves Black the connection to play.
+        let pos = Position::from_names(4, 4, &["b2"], &[]);
+        let cell = |s: &str| pos.geometry().parse_cell(s).unwrap();
+        let ranked = [cell("d1"), cell("a1"), cell("b3"), cell("c3")];
+        let refuted = CellSet::from_iter([cell("d1")]);
+        assert_eq!(
+            next_unrefuted(&pos, Color::White, &ranked, refuted),
+            Some(cell("b3")),
+            "a1 loses at once"
+        );
+        // With every candidate left lost, the first of them is played.
+        let lost = [cell("a1"), cell("d4")];
+        assert_eq!(
+            next_unrefuted(&pos, Color::White, &lost, CellSet::EMPTY),
+            Some(cell("a1"))
+        );
+        assert_eq!(
+            next_unrefuted(
+                &pos,
+                Color::White,
+                &lost[..1],
+                CellSet::from_iter([cell("a1")])
+            ),
+            None
+        );
+    }
 
     #[test]
     fn a_solver_finishing_the_last_move_is_waited_for() {

@@ -98,6 +98,22 @@ pub fn circuit_view(pos: &Position, me: Color) -> Option<CircuitView> {
     }
 }
 
+/// The winner of `pos` with `to_move` to play when the connections decide
+/// it (after the fill-in): a connection already won, or a full connection
+/// the mover cannot break. `None` when it is open or the board does not fit
+/// the bitboards.
+pub fn winner_by_connections(pos: &Position, to_move: Color) -> Option<Color> {
+    match Width::of(pos.geometry())? {
+        Width::Narrow => ConnSearch::<u128>::new(pos)?.evaluate(pos, to_move).err(),
+        Width::Three => ConnSearch::<Wide<3>>::new(pos)?
+            .evaluate(pos, to_move)
+            .err(),
+        Width::Four => ConnSearch::<Wide<4>>::new(pos)?
+            .evaluate(pos, to_move)
+            .err(),
+    }
+}
+
 /// One searcher: its own H-search tables, circuit buffers and the
 /// connections of each ply of its current line.
 pub struct ConnSearch<B: Bitboard> {
