@@ -145,9 +145,9 @@ for r in $rows; do
             --openings "$shared/openings/9x9-all-1ply" --timeout 6
         ;;
     wolve13)
-        match "against Wolve 2.0, 13x13, 1 s a move, 20 games" \
-            "the Wolve command with --size 13 --openings ../shared/openings/13x13-half-1ply --seed 8 --timeout 6" \
-            "8" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 13 \
+        match "against Wolve 2.0, 13x13, 1 s a move, 40 games (seeds 8 and 9)" \
+            "the Wolve command with --size 13 --openings ../shared/openings/13x13-half-1ply --seed 8 --timeout 6 (and --seed 9)" \
+            "8 9" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 13 \
             --openings "$shared/openings/13x13-half-1ply" --timeout 6
         ;;
     mohex13)
