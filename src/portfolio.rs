@@ -121,26 +121,30 @@ fn play_instead(outcome: &mut SearchOutcome, cell: Cell) {
 /// How many of the search's next moves [`next_unrefuted`] checks.
 const FALLBACK_CHECKS: usize = 8;
 
+/// How long [`next_unrefuted`] may check them: the fallback can come at
+/// the move's end, and one check is a connection-search node (about a
+/// millisecond on 11x11, a few on 13x13).
+const FALLBACK_CHECK_TIME: Duration = Duration::from_millis(10);
+
 /// The first of the search's `ranked` moves for `color` in `pos` that is
 /// not `refuted` and whose reply position the connections do not decide
 /// against it. A deadline can cut the search's last iteration short, and
 /// its order then puts moves it proved lost before the moves it did not
 /// reach; played unverified, such a move throws the game away at once.
-/// Past [`FALLBACK_CHECKS`] candidates (a millisecond each on 11x11), or
-/// when every one is lost, the first not refuted.
+/// Past [`FALLBACK_CHECK_TIME`] or [`FALLBACK_CHECKS`] candidates, the next
+/// one unchecked; when every move left is lost, the first not refuted.
 fn next_unrefuted(pos: &Position, color: Color, ranked: &[Cell], refuted: CellSet) -> Option<Cell> {
-    let mut open = ranked.iter().copied().filter(|&c| !refuted.contains(c));
-    let first = open.clone().next()?;
-    let lost = |c: Cell| {
-        let mut child = pos.clone();
-        child.play(color, c);
-        crate::search::connsearch::winner_by_connections(&child, color.opponent())
-            == Some(color.opponent())
-    };
+    let open: Vec<Cell> = ranked
+        .iter()
+        .copied()
+        .filter(|&c| !refuted.contains(c))
+        .collect();
+    let first = *open.first()?;
+    let checked = &open[..open.len().min(FALLBACK_CHECKS)];
+    let until = Instant::now() + FALLBACK_CHECK_TIME;
     Some(
-        open.by_ref()
-            .take(FALLBACK_CHECKS)
-            .find(|&c| !lost(c))
+        crate::search::connsearch::first_not_lost(pos, color, checked, until)
+            .or_else(|| open.get(checked.len()).copied())
             .unwrap_or(first),
     )
 }

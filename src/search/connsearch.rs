@@ -98,20 +98,36 @@ pub fn circuit_view(pos: &Position, me: Color) -> Option<CircuitView> {
     }
 }
 
-/// The winner of `pos` with `to_move` to play when the connections decide
-/// it (after the fill-in): a connection already won, or a full connection
-/// the mover cannot break. `None` when it is open or the board does not fit
-/// the bitboards.
-pub fn winner_by_connections(pos: &Position, to_move: Color) -> Option<Color> {
+/// The first of `moves` for `me` in `pos` whose reply position the
+/// connections do not decide for the opponent (after the fill-in: a
+/// connection the opponent already has, or one it can complete at once).
+/// Moves are checked in order until `until`; once it has passed, the next
+/// move unchecked is answered. `None` when every move is lost, or the board
+/// does not fit the bitboards.
+pub fn first_not_lost(pos: &Position, me: Color, moves: &[Cell], until: Instant) -> Option<Cell> {
     match Width::of(pos.geometry())? {
-        Width::Narrow => ConnSearch::<u128>::new(pos)?.evaluate(pos, to_move).err(),
-        Width::Three => ConnSearch::<Wide<3>>::new(pos)?
-            .evaluate(pos, to_move)
-            .err(),
-        Width::Four => ConnSearch::<Wide<4>>::new(pos)?
-            .evaluate(pos, to_move)
-            .err(),
+        Width::Narrow => first_not_lost_on::<u128>(pos, me, moves, until),
+        Width::Three => first_not_lost_on::<Wide<3>>(pos, me, moves, until),
+        Width::Four => first_not_lost_on::<Wide<4>>(pos, me, moves, until),
     }
+}
+
+fn first_not_lost_on<B: Bitboard>(
+    pos: &Position,
+    me: Color,
+    moves: &[Cell],
+    until: Instant,
+) -> Option<Cell> {
+    let mut searcher = ConnSearch::<B>::new(pos)?;
+    let opp = me.opponent();
+    moves.iter().copied().find(|&c| {
+        if Instant::now() >= until {
+            return true;
+        }
+        let mut child = pos.clone();
+        child.play(me, c);
+        searcher.evaluate(&child, opp) != Err(opp)
+    })
 }
 
 /// One searcher: its own H-search tables, circuit buffers and the
