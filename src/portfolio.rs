@@ -753,6 +753,17 @@ mod tests {
             ),
             None
         );
+        // On a board the connection search does not cover, the search's
+        // order stands.
+        let big = Position::from_names(17, 17, &[], &[]);
+        let ranked: Vec<Cell> = ["i9", "h9", "j9", "i8", "i10", "h10", "j8", "g9", "k9", "a1"]
+            .iter()
+            .map(|s| big.geometry().parse_cell(s).unwrap())
+            .collect();
+        assert_eq!(
+            next_unrefuted(&big, Color::White, &ranked, CellSet::EMPTY),
+            Some(ranked[0])
+        );
     }
 
     #[test]

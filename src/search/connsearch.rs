@@ -102,13 +102,14 @@ pub fn circuit_view(pos: &Position, me: Color) -> Option<CircuitView> {
 /// connections do not decide for the opponent (after the fill-in: a
 /// connection the opponent already has, or one it can complete at once).
 /// Moves are checked in order until `until`; once it has passed, the next
-/// move unchecked is answered. `None` when every move is lost, or the board
-/// does not fit the bitboards.
+/// move unchecked is answered, and on a board the bitboards do not fit,
+/// the first. `None` when every move is lost.
 pub fn first_not_lost(pos: &Position, me: Color, moves: &[Cell], until: Instant) -> Option<Cell> {
-    match Width::of(pos.geometry())? {
-        Width::Narrow => first_not_lost_on::<u128>(pos, me, moves, until),
-        Width::Three => first_not_lost_on::<Wide<3>>(pos, me, moves, until),
-        Width::Four => first_not_lost_on::<Wide<4>>(pos, me, moves, until),
+    match Width::of(pos.geometry()) {
+        Some(Width::Narrow) => first_not_lost_on::<u128>(pos, me, moves, until),
+        Some(Width::Three) => first_not_lost_on::<Wide<3>>(pos, me, moves, until),
+        Some(Width::Four) => first_not_lost_on::<Wide<4>>(pos, me, moves, until),
+        None => moves.first().copied(),
     }
 }
 
@@ -118,7 +119,9 @@ fn first_not_lost_on<B: Bitboard>(
     moves: &[Cell],
     until: Instant,
 ) -> Option<Cell> {
-    let mut searcher = ConnSearch::<B>::new(pos)?;
+    let Some(mut searcher) = ConnSearch::<B>::new(pos) else {
+        return moves.first().copied();
+    };
     let opp = me.opponent();
     moves.iter().copied().find(|&c| {
         if Instant::now() >= until {
