@@ -139,9 +139,9 @@ for r in $rows; do
             --openings "$shared/openings/9x9-all-1ply" --timeout 6
         ;;
     mohex9)
-        match "against MoHex 2.0 (2 threads), 9x9, 1 s a move, 20 games" \
-            "the MoHex command with --size 9 --openings ../shared/openings/9x9-all-1ply --seed 8 --timeout 6" \
-            "8" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 9 \
+        match "against MoHex 2.0 (2 threads), 9x9, 1 s a move, 40 games (seeds 8 and 9)" \
+            "the MoHex command with --size 9 --openings ../shared/openings/9x9-all-1ply --seed 8 --timeout 6 (and --seed 9)" \
+            "8 9" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 9 \
             --openings "$shared/openings/9x9-all-1ply" --timeout 6
         ;;
     wolve13)
