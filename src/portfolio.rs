@@ -129,8 +129,8 @@ const FALLBACK_CHECK_TIME: Duration = Duration::from_millis(10);
 /// The first of the search's `ranked` moves for `color` in `pos` that is
 /// not `refuted` and whose reply position the connections do not decide
 /// against it. A deadline can cut the search's last iteration short, and
-/// its order then puts moves it proved lost before the moves it did not
-/// reach; played unverified, such a move throws the game away at once.
+/// the moves it did not reach are unjudged; played unverified, one lost at
+/// once throws the game away.
 /// Past [`FALLBACK_CHECK_TIME`] or [`FALLBACK_CHECKS`] candidates, the next
 /// one unchecked; when every move left is lost, the first not refuted.
 fn next_unrefuted(pos: &Position, color: Color, ranked: &[Cell], refuted: CellSet) -> Option<Cell> {

@@ -8,9 +8,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::score_is_win;
 use super::worker::INF;
 use super::*;
+use super::{score_is_loss, score_is_win};
 
 /// One root iteration's scores.
 pub(crate) struct RootScores {
@@ -125,13 +125,19 @@ pub(super) enum RootKnowledge {
 
 /// The root moves' indices for the next depth: the best first, then by
 /// score, ties (and moves that failed low, whose scores are only bounds)
-/// in their present order.
+/// in their present order. Moves an iteration cut off never reached
+/// (`-INF`) come before the moves it proved lost: they may yet hold.
 pub(super) fn best_first(scores: &[i32], best_idx: usize) -> Vec<usize> {
+    let rank = |s: i32| match s {
+        s if s == -INF => (1, 0),
+        s if score_is_loss(s) => (0, s),
+        s => (2, s),
+    };
     let mut order: Vec<usize> = (0..scores.len()).collect();
     order.sort_by(|&a, &b| {
         (b == best_idx)
             .cmp(&(a == best_idx))
-            .then(scores[b].cmp(&scores[a]))
+            .then(rank(scores[b]).cmp(&rank(scores[a])))
             .then(a.cmp(&b))
     });
     order

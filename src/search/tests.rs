@@ -420,3 +420,15 @@ fn search_returns_a_legal_move() {
     }
     assert!(reports >= 1);
 }
+
+#[test]
+fn a_cut_off_iteration_ranks_moves_not_reached_before_moves_proved_lost() {
+    // Scores of one iteration: the best, a bound, a proved loss, a move
+    // the deadline kept it from, a loss proved longer (the better of the
+    // two losses).
+    let lost = -(WIN - 3);
+    let scores = [40, -10, lost, -worker::INF, -(WIN - 5)];
+    assert_eq!(root::best_first(&scores, 0), vec![0, 1, 3, 4, 2]);
+    // A complete iteration keeps its order by score.
+    assert_eq!(root::best_first(&[-10, 40, lost], 1), vec![1, 0, 2]);
+}
