@@ -48,7 +48,7 @@ use dfpn::{Search, Settings};
 use oracle::{BoardOracle, Expansion, HsearchOracle, Oracle};
 use tt::Table;
 
-pub use params::SolverParams;
+pub use params::{MoveOrder, SolverParams};
 pub use play::BestMove;
 
 /// A solve's answer.
@@ -225,7 +225,7 @@ impl Solver {
         {
             f
         } else {
-            Box::new(BoardOracle::new(pos, self.params.ordering))
+            Box::new(BoardOracle::new(pos, self.params.ordering.eval()))
         }
     }
 

@@ -11,13 +11,17 @@
 //!   the fill-in and pruning of [`super::ice`]; expansions and fill-ins
 //!   are cached per position.
 //!
-//! Both order moves the same way (see [`order`]).
+//! The board oracle orders moves by an evaluation's per-cell values (see
+//! [`order`]); the H-search oracle by default by the circuits over its own
+//! connections ([`MoveOrder::Connections`]).
 
 use std::collections::HashMap;
 
 use crate::board::{Bitboard, Cell, CellSet, Color, Position, zobrist_key};
 use crate::eval::{CellValues, EvalKind, Evaluator};
+use crate::knowledge::circuit::Circuit;
 
+use super::MoveOrder;
 use super::ice;
 use super::vc::{Bits, Closure, EdgeInfo, Goal, Hsearch, cells, stones};
 
@@ -234,6 +238,12 @@ pub struct HsearchOracle<B: Bitboard> {
     pos: Position,
     bits: Bits<B>,
     hs: Hsearch<B>,
+    /// How moves are ordered; `eval` serves [`MoveOrder::Eval`].
+    move_order: MoveOrder,
+    circuit: Circuit<B>,
+    /// The position (hash) and colour of the finished run `hs`'s tables
+    /// hold, which the circuits are solved over.
+    tables: Option<(u64, Color)>,
     eval: Box<dyn Evaluator>,
     values: Box<CellValues>,
     /// Expansions already computed, by table key: the search re-enters a
@@ -356,7 +366,7 @@ impl<B: Bitboard> HsearchOracle<B> {
     /// `None` when the board is too big for the bitboards.
     pub fn new(
         pos: &Position,
-        eval: EvalKind,
+        move_order: MoveOrder,
         incremental: bool,
         vulnerable: bool,
         decompose: bool,
@@ -370,7 +380,10 @@ impl<B: Bitboard> HsearchOracle<B> {
             bits: Bits::new(pos.geometry())?,
             pos: pos.clone(),
             hs: Hsearch::new(),
-            eval: eval.build(),
+            move_order,
+            circuit: Circuit::new(),
+            tables: None,
+            eval: move_order.eval().build(),
             values: Box::new([0; crate::board::MAX_CELLS]),
             cache: HashMap::new(),
             fills: HashMap::new(),
@@ -491,11 +504,17 @@ impl<B: Bitboard> HsearchOracle<B> {
             return match c {
                 Cached::Decided(w, p) => Expansion::Decided(*w, *p),
                 Cached::Moves(m, p, is_ordered) => {
-                    if ordered && !*is_ordered {
-                        order(self.eval.as_mut(), &self.pos, to_move, m, &mut self.values);
-                        *is_ordered = true;
+                    let (m, p) = (m.to_vec(), *p);
+                    if !ordered || *is_ordered {
+                        return Expansion::Moves(m, p);
                     }
-                    Expansion::Moves(m.to_vec(), *p)
+                    *is_ordered = true;
+                    let mut m = m;
+                    self.order_moves(to_move, &mut m);
+                    if let Some(Cached::Moves(kept, ..)) = self.cache.get_mut(&key) {
+                        kept.copy_from_slice(&m);
+                    }
+                    Expansion::Moves(m, p)
                 }
             };
         }
@@ -555,15 +574,54 @@ impl<B: Bitboard> HsearchOracle<B> {
         }
         let mut moves: Vec<Cell> = cells(chosen).collect();
         if ordered {
+            self.order_moves(to_move, &mut moves);
+        }
+        Expansion::Moves(moves, proof(left_out))
+    }
+
+    /// Orders `moves` of the current position (undecided, `to_move` to
+    /// play), best first, ties by cell index.
+    fn order_moves(&mut self, to_move: Color, moves: &mut [Cell]) {
+        if moves.len() < 2 {
+            return;
+        }
+        if let MoveOrder::Eval(_) = self.move_order {
             order(
                 self.eval.as_mut(),
                 &self.pos,
                 to_move,
-                &mut moves,
+                moves,
                 &mut self.values,
             );
+            return;
         }
-        Expansion::Moves(moves, proof(left_out))
+        // Each colour's circuit over its connections, as the connection
+        // search's nodes solve them; the colour whose run the tables hold
+        // already goes first, the other needs a run of its own (seeded
+        // with this position's closure when it is kept: a copy, no
+        // combining).
+        let st: [B; 2] = stones(&self.pos);
+        let hash = self.pos.hash();
+        let opp = to_move.opponent();
+        let colors = if self.tables == Some((hash, opp)) {
+            [opp, to_move]
+        } else {
+            [to_move, opp]
+        };
+        let mut energy = [0.0f64; 256];
+        for color in colors {
+            if self.tables != Some((hash, color)) {
+                self.hsearch(st, color, Goal::Closure);
+            }
+            if self.hs.finished() {
+                self.circuit.solve(&self.hs, &mut energy);
+            }
+        }
+        moves.sort_by(|a, b| {
+            energy[b.index()]
+                .total_cmp(&energy[a.index()])
+                .then(a.index().cmp(&b.index()))
+        });
     }
 
     /// H-search for `color` on `st`, seeded with the closest closure of
@@ -583,6 +641,7 @@ impl<B: Bitboard> HsearchOracle<B> {
         };
         let entry = (self.pos.hash(), color, goal, info);
         self.recent[color.index()] = Some(entry);
+        self.tables = self.hs.finished().then_some((self.pos.hash(), color));
         info
     }
 
@@ -598,6 +657,7 @@ impl<B: Bitboard> HsearchOracle<B> {
     fn winning_key_fresh(&mut self, to_move: Color) -> Option<Cell> {
         let st: [B; 2] = stones(&self.pos);
         let mine = self.hs.run(&self.bits, st, to_move, true);
+        self.tables = None;
         if let Some((key, _)) = mine.semi {
             return Some(Cell::from_index(key));
         }

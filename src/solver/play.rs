@@ -224,7 +224,7 @@ impl Solver {
         }
         // Decided at the root: the best-ordered empty cell.
         let mut all: Vec<Cell> = pos.empty_cells().iter().collect();
-        let mut eval = self.params.ordering.build();
+        let mut eval = self.params.ordering.eval().build();
         let mut values = Box::new([0; crate::board::MAX_CELLS]);
         oracle::order(eval.as_mut(), pos, to_move, &mut all, &mut values);
         all[0]
