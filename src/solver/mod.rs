@@ -23,8 +23,10 @@
 //! `use_vc` off) the board alone answers: plain one-move
 //! threats and dead cells. Proof sets are 128-bit: on boards above 11x11
 //! one that would hold a cell from index 128 on is all cells (nothing is
-//! pruned on its account). Moves are ordered by an evaluator's per-cell values
-//! (resistance by default).
+//! pruned on its account). With the H-search, moves are ordered by each
+//! cell's energy in both colours' circuits over the node's connections
+//! ([`MoveOrder::Connections`]); on the board alone, by an evaluator's
+//! per-cell values (resistance).
 //!
 //! [`swap`] holds the swap decision and the opening tables.
 
