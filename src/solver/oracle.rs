@@ -244,6 +244,12 @@ pub struct HsearchOracle<B: Bitboard> {
     /// The position (hash) and colour of the finished run `hs`'s tables
     /// hold, which the circuits are solved over.
     tables: Option<(u64, Color)>,
+    /// The energies of the circuit of the mover's last finished run
+    /// ([`Goal::Mover`]), with that run's position (hash) and colour: the
+    /// expansion that follows orders its moves with them, and so needs a
+    /// run of the opponent's alone.
+    mover_energy: Box<[f64; 256]>,
+    mover_energy_of: Option<(u64, Color)>,
     eval: Box<dyn Evaluator>,
     values: Box<CellValues>,
     /// Expansions already computed, by table key: the search re-enters a
@@ -383,6 +389,8 @@ impl<B: Bitboard> HsearchOracle<B> {
             move_order,
             circuit: Circuit::new(),
             tables: None,
+            mover_energy: Box::new([0.0; 256]),
+            mover_energy_of: None,
             eval: move_order.eval().build(),
             values: Box::new([0; crate::board::MAX_CELLS]),
             cache: HashMap::new(),
@@ -609,7 +617,14 @@ impl<B: Bitboard> HsearchOracle<B> {
             [to_move, opp]
         };
         let mut energy = [0.0f64; 256];
+        let mover_known = self.mover_energy_of == Some((hash, to_move));
+        if mover_known {
+            energy.copy_from_slice(&self.mover_energy[..]);
+        }
         for color in colors {
+            if color == to_move && mover_known {
+                continue;
+            }
             if self.tables != Some((hash, color)) {
                 self.hsearch(st, color, Goal::Closure);
             }
@@ -642,6 +657,11 @@ impl<B: Bitboard> HsearchOracle<B> {
         let entry = (self.pos.hash(), color, goal, info);
         self.recent[color.index()] = Some(entry);
         self.tables = self.hs.finished().then_some((self.pos.hash(), color));
+        if goal == Goal::Mover && self.hs.finished() && self.move_order == MoveOrder::Connections {
+            self.mover_energy.fill(0.0);
+            self.circuit.solve(&self.hs, &mut self.mover_energy[..]);
+            self.mover_energy_of = Some((self.pos.hash(), color));
+        }
         info
     }
 
