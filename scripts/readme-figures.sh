@@ -127,9 +127,9 @@ for r in $rows; do
             --openings "$shared/openings/11x11-all-1ply" --timeout 6
         ;;
     mohex11)
-        match "against MoHex 2.0 (2 threads), 11x11, 1 s a move, 40 games (seeds 12 and 13)" \
-            "the Wolve command with \"\$A/benzene/mohex --quiet --use-logfile 0\" --setup2 \"param_mohex max_time 1;param_mohex num_threads 2\" --seed 12 --games 20 --timeout 6 (and --seed 13)" \
-            "12 13" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 11 \
+        match "against MoHex 2.0 (2 threads), 11x11, 1 s a move, 60 games (seeds 12, 13 and 14)" \
+            "the Wolve command with \"\$A/benzene/mohex --quiet --use-logfile 0\" --setup2 \"param_mohex max_time 1;param_mohex num_threads 2\" --seed 12 --games 20 --timeout 6 (and --seed 13, --seed 14)" \
+            "12 13 14" 20 "$ferrohex1" "$mohex" --setup2 "param_mohex max_time 1;param_mohex num_threads 2" --size 11 \
             --openings "$shared/openings/11x11-all-1ply" --timeout 6
         ;;
     wolve9)
