@@ -151,7 +151,7 @@ fn fast_solver_agrees_with_brute_force() {
     check_against_brute(&params, 0x5eed_f00d, 200);
 }
 
-/// The connection search's oracle ordering its moves by the board's
+/// The solver's H-search oracle ordering its moves by the board's
 /// resistance instead of the circuits over its connections.
 #[test]
 fn fast_solver_by_board_resistance_agrees_with_brute_force() {
