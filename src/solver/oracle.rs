@@ -512,12 +512,11 @@ impl<B: Bitboard> HsearchOracle<B> {
             return match c {
                 Cached::Decided(w, p) => Expansion::Decided(*w, *p),
                 Cached::Moves(m, p, is_ordered) => {
-                    let (m, p) = (m.to_vec(), *p);
+                    let (mut m, p) = (m.to_vec(), *p);
                     if !ordered || *is_ordered {
                         return Expansion::Moves(m, p);
                     }
                     *is_ordered = true;
-                    let mut m = m;
                     self.order_moves(to_move, &mut m);
                     if let Some(Cached::Moves(kept, ..)) = self.cache.get_mut(&key) {
                         kept.copy_from_slice(&m);

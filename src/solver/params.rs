@@ -19,8 +19,17 @@ pub enum MoveOrder {
 }
 
 impl MoveOrder {
-    /// The names `param_dfpn ordering` takes.
-    pub const NAMES: [&'static str; 4] = ["connections", "resistance", "twodist", "dist01"];
+    /// The names `param_dfpn ordering` takes: `connections`, then the
+    /// evaluations' own.
+    pub const NAMES: [&'static str; 1 + EvalKind::NAMES.len()] = {
+        let mut names = ["connections"; 1 + EvalKind::NAMES.len()];
+        let mut i = 0;
+        while i < EvalKind::NAMES.len() {
+            names[1 + i] = EvalKind::NAMES[i];
+            i += 1;
+        }
+        names
+    };
 
     pub fn name(self) -> &'static str {
         match self {
