@@ -58,16 +58,42 @@ fn proves_win(v: &Option<Verdict>, color: Color) -> bool {
     matches!(v, Some(Verdict::Choice(_, SolveOutcome::Win(w))) if *w == color)
 }
 
-/// `work` done by `solver` with `widening`, its own widening back after.
-fn with_widening<T>(solver: &mut Solver, widening: f64, work: impl FnOnce(&mut Solver) -> T) -> T {
+/// `work` done by `solver` with the parameters `change` makes of its own,
+/// its own back after (the table stays: `change` keeps its size).
+fn with_params<T>(
+    solver: &mut Solver,
+    change: impl FnOnce(&SolverParams) -> SolverParams,
+    work: impl FnOnce(&mut Solver) -> T,
+) -> T {
     let params = solver.params().clone();
-    solver.set_params(&SolverParams {
-        widening,
-        ..params.clone()
-    });
+    solver.set_params(&change(&params));
     let out = work(solver);
     solver.set_params(&params);
     out
+}
+
+/// `work` done by `solver` with `widening`.
+fn with_widening<T>(solver: &mut Solver, widening: f64, work: impl FnOnce(&mut Solver) -> T) -> T {
+    with_params(
+        solver,
+        |p| SolverParams {
+            widening,
+            ..p.clone()
+        },
+        work,
+    )
+}
+
+/// `work` done by `solver` as genmove's: with its genmove ordering.
+fn for_genmove<T>(solver: &mut Solver, work: impl FnOnce(&mut Solver) -> T) -> T {
+    with_params(
+        solver,
+        |p| SolverParams {
+            ordering: p.genmove_ordering,
+            ..p.clone()
+        },
+        work,
+    )
 }
 
 /// The whole position solved for genmove: the solver's best move, and
@@ -390,10 +416,11 @@ impl Portfolio {
         let handle = lent.map(|mut solver| {
             let (pos, halt, solver_stop) = (pos.clone(), halt.clone(), solver_stop.clone());
             std::thread::spawn(move || {
-                let best =
-                    solve_for_move(&mut solver, &pos, color, &solver_stop, move_end, &mut |p| {
+                let best = for_genmove(&mut solver, |s| {
+                    solve_for_move(s, &pos, color, &solver_stop, move_end, &mut |p| {
                         let _ = root_tx.send(p.children.clone());
-                    });
+                    })
+                });
                 if best.outcome == SolveOutcome::Win(color) && best.mv.is_some() {
                     halt.store(true, Ordering::SeqCst);
                 }
@@ -488,18 +515,20 @@ impl Portfolio {
                 let (pos, verify_stop, verdict_tx) =
                     (pos.clone(), verify_stop.clone(), verdict_tx.clone());
                 Some(std::thread::spawn(move || {
-                    let verdict = verify(
-                        &mut verifier,
-                        &pos,
-                        color,
-                        m,
-                        &verify_stop,
-                        move_end,
-                        Focus {
-                            widening: focus_widening,
-                            then_root,
-                        },
-                    );
+                    let verdict = for_genmove(&mut verifier, |v| {
+                        verify(
+                            v,
+                            &pos,
+                            color,
+                            m,
+                            &verify_stop,
+                            move_end,
+                            Focus {
+                                widening: focus_widening,
+                                then_root,
+                            },
+                        )
+                    });
                     let _ = verdict_tx.send((then_root, verdict));
                     verifier
                 }))
@@ -724,6 +753,21 @@ impl Portfolio {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::EvalKind;
+    use crate::solver::MoveOrder;
+
+    #[test]
+    fn genmove_solves_with_its_own_ordering_and_gives_the_solver_back_as_it_was() {
+        let mut solver = Solver::new(&SolverParams {
+            tt_mb: 1,
+            ..SolverParams::default()
+        });
+        let during = for_genmove(&mut solver, |s| s.params().ordering);
+        assert_eq!(during, MoveOrder::Eval(EvalKind::Resistance));
+        // dfpn-solve-state, which shares the solver, keeps its ordering.
+        assert_eq!(solver.params().ordering, MoveOrder::Connections);
+        assert_eq!(solver.params().tt_mb, 1);
+    }
 
     #[test]
     fn the_fallback_after_refutations_passes_over_a_move_lost_at_once() {

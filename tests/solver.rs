@@ -610,6 +610,12 @@ fn params_by_name() {
     let bad = p.set("ordering", "random").unwrap_err();
     assert!(bad.contains("connections"), "{bad}");
     assert_eq!(p.ordering, MoveOrder::Connections);
+    // genmove's own ordering is set apart from dfpn-solve-state's.
+    assert_eq!(p.genmove_ordering, MoveOrder::Eval(EvalKind::Resistance));
+    p.set("genmove_ordering", "connections").unwrap();
+    assert_eq!(p.genmove_ordering, MoveOrder::Connections);
+    assert!(p.set("genmove_ordering", "random").is_err());
+    assert_eq!(p.ordering, MoveOrder::Connections);
     // The solver is sequential: no thread count that would do nothing.
     assert!(p.set("threads", "2").is_err());
     assert!(p.set("tt_mb", "0").is_err());

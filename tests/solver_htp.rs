@@ -101,6 +101,23 @@ fn late_widening_is_listed_set_and_checked() {
 }
 
 #[test]
+fn genmove_ordering_is_listed_set_and_checked_apart_from_ordering() {
+    let a = session(
+        "param_dfpn\nparam_dfpn genmove_ordering twodist\nparam_dfpn genmove_ordering random\nparam_dfpn\n",
+    );
+    assert!(a[0].contains(" genmove_ordering resistance"), "{}", a[0]);
+    assert_eq!(a[1], "=");
+    assert!(
+        a[2].starts_with("? ") && a[2].contains("connections"),
+        "{}",
+        a[2]
+    );
+    // Refused values change nothing; dfpn-solve-state's ordering stays.
+    assert!(a[3].contains(" genmove_ordering twodist"), "{}", a[3]);
+    assert!(a[3].contains(" ordering connections"), "{}", a[3]);
+}
+
+#[test]
 fn decompositions_is_listed_set_and_checked() {
     let a = session(
         "param_dfpn decompositions 0\nparam_dfpn\nparam_dfpn decompositions 2\nparam_dfpn\nparam_dfpn decompositions 1\nparam_dfpn\n",

@@ -78,6 +78,15 @@ pub struct SolverParams {
     /// where by the board's resistance it took 44 s (its hardest
     /// position, a4: 71,850 nodes against 139,152).
     pub ordering: MoveOrder,
+    /// The move ordering of genmove's solver and verifier. The board's
+    /// resistance by default: at 1 s a move on 11x11 against MoHex 2.0
+    /// (seeds 12-14 of the 1-ply openings), genmove with it scored 29 of
+    /// 59 games, with the connections' ordering 19 of 60. Why is not
+    /// established: the positions those games turned on were mostly
+    /// proved lost at 90-100 empty cells with either ordering; one thing
+    /// the ordering decides is the reply played in a lost position (the
+    /// one whose refutation took the most work).
+    pub genmove_ordering: MoveOrder,
     /// The 1 + epsilon trick's epsilon.
     pub epsilon: f64,
     /// Widening: the proof number looks at only the first
@@ -118,6 +127,7 @@ impl Default for SolverParams {
             tt_mb: 64,
             use_vc: true,
             ordering: MoveOrder::Connections,
+            genmove_ordering: MoveOrder::Eval(EvalKind::Resistance),
             epsilon: 0.25,
             widening: 0.25,
             late_widening: 0.5,
@@ -168,6 +178,13 @@ impl SolverParams {
                 "move ordering: by the circuits over the connections, or an evaluation's per-cell values",
                 |p: &P| p.ordering.name(),
                 |p, w| p.ordering = MoveOrder::named(w).unwrap_or(p.ordering),
+            ),
+            Param::choice(
+                "genmove_ordering",
+                &MoveOrder::NAMES,
+                "the move ordering of genmove's solver and verifier",
+                |p: &P| p.genmove_ordering.name(),
+                |p, w| p.genmove_ordering = MoveOrder::named(w).unwrap_or(p.genmove_ordering),
             ),
             Param::real(
                 "epsilon",
