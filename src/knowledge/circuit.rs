@@ -68,6 +68,7 @@ impl<B: Bitboard> Circuit<B> {
         if m < 2 {
             return f64::INFINITY;
         }
+        let cell_nodes = self.cell_nodes(hs, m);
         self.links.clear();
         self.adj[..m].fill(B::ZERO);
         let links = &mut self.links;
@@ -106,28 +107,37 @@ impl<B: Bitboard> Circuit<B> {
         // groups and the source edge, which link to cells all over the
         // board and would fill the whole factor if they came first.
         self.index[..m].fill(NONE);
-        let cells_first = kept & self.cell_nodes(hs, m);
+        let cells = kept & cell_nodes;
         let mut u = 0usize;
-        for set in [
-            cells_first,
-            kept & !cells_first & !bit::<B>(src),
-            kept & bit::<B>(src),
-        ] {
+        for set in [cells, kept & !cells & !bit::<B>(src), kept & bit::<B>(src)] {
             for x in set.ones() {
                 self.index[x] = u as u8;
                 u += 1;
             }
         }
-        self.lap.clear();
-        self.lap.resize(u * u, 0.0);
+        // Each row's envelope (from its first linked column to the
+        // diagonal) is all the factorisation reads: only it is cleared
+        // and filled, the lower triangle alone.
+        let keep = |x: u8, i: u8| i != NONE || x as usize == sink;
         self.first.clear();
         self.first.extend(0..u);
-        let lap = &mut self.lap;
-        let first = &mut self.first;
         let index = &self.index;
+        for &(a, b, _) in self.links.iter() {
+            let (ia, ib) = (index[a as usize], index[b as usize]);
+            if ia != NONE && ib != NONE {
+                let (lo, hi) = (ia.min(ib) as usize, ia.max(ib) as usize);
+                self.first[hi] = self.first[hi].min(lo);
+            }
+        }
+        if self.lap.len() < u * u {
+            self.lap.resize(u * u, 0.0);
+        }
+        for (i, &f) in self.first.iter().enumerate() {
+            self.lap[i * u + f..=i * u + i].fill(0.0);
+        }
+        let lap = &mut self.lap;
         for &(a, b, g) in self.links.iter() {
             let (ia, ib) = (index[a as usize], index[b as usize]);
-            let keep = |x: u8, i: u8| i != NONE || x as usize == sink;
             if !keep(a, ia) || !keep(b, ib) {
                 continue;
             }
@@ -139,10 +149,7 @@ impl<B: Bitboard> Circuit<B> {
                 lap[ib * u + ib] += g;
             }
             if ia != NONE as usize && ib != NONE as usize {
-                lap[ia * u + ib] -= g;
-                lap[ib * u + ia] -= g;
-                let (lo, hi) = (ia.min(ib), ia.max(ib));
-                first[hi] = first[hi].min(lo);
+                lap[ia.max(ib) * u + ia.min(ib)] -= g;
             }
         }
         self.rhs.clear();
@@ -174,9 +181,10 @@ impl<B: Bitboard> Circuit<B> {
 }
 
 /// Solves `a x = b` in place for a symmetric positive definite `a`
-/// (row-major, `m` x `m`, overwritten by its lower factor) whose row `i`
-/// has no entry left of column `first[i]`: the factor keeps that envelope,
-/// so only it is computed. False when `a` is not positive definite.
+/// (row-major, `m` x `m`, given by its lower triangle and overwritten by
+/// its lower factor) whose row `i` has no entry left of column
+/// `first[i]`: the factor keeps that envelope, so only it is read and
+/// computed. False when `a` is not positive definite.
 fn cholesky_solve(a: &mut [f64], first: &[usize], m: usize, b: &mut [f64]) -> bool {
     for i in 0..m {
         let fi = first[i];
