@@ -111,7 +111,10 @@ def cmd_ref(a):
                     print("skipped", path, ply, x, file=sys.stderr)
                     e = mohex(a.anchors, a.time)
                     continue
-                rec = {"game": os.path.basename(path), "ply": ply, "size": size,
+                # The folder too: matches name their games alike.
+                game = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))),
+                                    os.path.basename(path))
+                rec = {"game": game, "ply": ply, "size": size,
                        "moves": moves[:ply], "color": color, "ref": best}
                 out.write(json.dumps(rec) + "\n")
                 out.flush()
