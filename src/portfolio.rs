@@ -2,9 +2,10 @@
 //! portfolio. The solver works on the whole position on a thread of its
 //! own beside the search (when few enough cells are empty); when it proves
 //! a win and has the move, it stops the search through the search's early
-//! stop (not the user's interrupt). With the solver in use the search has
-//! the first part of the move ([`SEARCH_SHARE_PCT`]), and the verifier
-//! takes its core for the rest to prove or refute the search's choice; a
+//! stop (not the user's interrupt). With the verifier in use the search
+//! has at most the first part of the move ([`SEARCH_SHARE_PCT`]) and stops
+//! after its last depth predicted to fit, and the verifier takes its core
+//! for the rest to prove or refute the search's choice; a
 //! refuted choice is searched again without it, or, with too little time
 //! left, gives way to the search's next move. Both
 //! solvers are lent to their threads and come back later when they are
@@ -131,7 +132,7 @@ fn solve_for_move(
     best
 }
 
-/// The search's part of `time` when the verifier has the rest
+/// The most of `time` the search has when the verifier has the rest
 /// ([`SEARCH_SHARE_PCT`]).
 fn share_of(time: Duration) -> Duration {
     time * SEARCH_SHARE_PCT / 100
@@ -440,13 +441,17 @@ impl Portfolio {
         }
         // Moves the verifier has refuted, which searches again leave out.
         let mut refuted = CellSet::EMPTY;
-        // With the verifier in use, the search has the first part of the
-        // move and the verifier the rest, to prove or refute the search's
-        // choice: against Wolve, most lost games turned on a move the
-        // solver proves a loss in under a second. Otherwise the search ends
-        // at the move's end. What waiting for the solver took comes off the
-        // search's time (its budget keeps the same room for the answer
-        // that `time_budget` took off the move's).
+        // With the verifier in use, the search has at most the first part
+        // of the move and the verifier the rest, to prove or refute the
+        // search's choice: against Wolve, most lost games turned on a move
+        // the solver proves a loss in under a second. The search then
+        // stops after its last depth predicted to fit in its part
+        // (`Request::leave_rest`): a next depth cut off at the deadline
+        // seldom finishes its first root move, and the verifier has the
+        // time instead. Otherwise the search ends at the move's end. What
+        // waiting for the solver took comes off the search's time (its
+        // budget keeps the same room for the answer that `time_budget`
+        // took off the move's).
         let search_end = if verifying {
             start + share_of(budget)
         } else {
@@ -457,9 +462,15 @@ impl Portfolio {
             time_left: None,
             stones_left: None,
         };
+        let first = Request {
+            pos,
+            to_move: color,
+            excluded: CellSet::EMPTY,
+            leave_rest: verifying,
+        };
         let mut outcome =
             self.searcher
-                .search(pos, color, &params, &search_time, interrupt, report);
+                .search_excluding(first, &params, &search_time, interrupt, report);
         // A winning move the verifier proved.
         let mut verified = None;
         let mut proof = None;
@@ -644,6 +655,7 @@ impl Portfolio {
                         pos,
                         to_move: color,
                         excluded: refuted,
+                        leave_rest: true,
                     };
                     outcome = self
                         .searcher

@@ -106,10 +106,11 @@ pub const MIN_RESEARCH: Duration = Duration::from_millis(200);
 /// the whole position.
 pub const FOCUS_LIMIT: Duration = Duration::from_secs(2);
 
-/// The share of an open move's budget the search gets when the solver is
-/// in use (percent); the verifier has the rest to prove or refute the
-/// search's choices.
-pub const SEARCH_SHARE_PCT: u32 = 60;
+/// The most of an open move's budget the search gets when the verifier is
+/// in use (percent): it stops sooner when its next depth is not predicted
+/// to fit, and the verifier has the rest to prove or refute the search's
+/// choices.
+pub const SEARCH_SHARE_PCT: u32 = 80;
 
 #[cfg(test)]
 mod tests {

@@ -314,6 +314,7 @@ fn the_endgame_search_is_deterministic_and_leaves_out_excluded_moves() {
         pos: &p,
         to_move: Color::Black,
         excluded,
+        leave_rest: false,
     };
     let out = s.search_excluding(request, &ps, &time, &stop, &mut |_| {});
     assert_ne!(moved(&p, &out), p.geometry().name(first));

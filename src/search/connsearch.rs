@@ -26,7 +26,9 @@
 //! window, the others against the best so far with a null window first),
 //! and one lock-free transposition table. An iteration cut short by the
 //! deadline still counts for the root moves it finished, when the first
-//! of them (the last iteration's best) is among them. At level max a
+//! of them (the last iteration's best) is among them; when genmove's
+//! verifier has a use for the time, deepening stops instead after the
+//! last depth predicted to fit. At level max a
 //! depth may be searched a second time with wider move lists
 //! ([`MAX_LEVEL_WIDTHS`]); the table keeps the two passes apart
 //! ([`table_depth`]).

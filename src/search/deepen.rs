@@ -5,6 +5,38 @@ use super::*;
 use crate::board::Bitboard;
 use connsearch::Searchers;
 
+/// What the connection search's deepening does after a finished depth
+/// that did not decide the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// The next depth (a last one cut off at the deadline still counts
+    /// for the root moves it finished).
+    Deeper,
+    /// The same depth again with wider move lists (level max).
+    Widen,
+    /// Answer now and leave the rest of the time to the caller.
+    Stop,
+}
+
+/// [`Next`] for a search whose next depth is predicted to fit in its
+/// budget or not (`fits`; always with a depth limit), after its `last`
+/// depth or not, at level max or not with its widened pass done or not
+/// (`(widen, wide)`), and with the caller using the time it leaves or not
+/// ([`Request::leave_rest`]).
+fn after_depth(fits: bool, last: bool, (widen, wide): (bool, bool), leave_rest: bool) -> Next {
+    if widen {
+        if !wide && (last || !fits) {
+            Next::Widen
+        } else {
+            Next::Deeper
+        }
+    } else if leave_rest && !fits {
+        Next::Stop
+    } else {
+        Next::Deeper
+    }
+}
+
 impl Searcher {
     pub(super) fn search_ab(
         &mut self,
@@ -18,6 +50,7 @@ impl Searcher {
             pos,
             to_move,
             excluded,
+            leave_rest,
         } = request;
         let (width, depth_cap) = match params.level {
             Level::Medium => (params.width, 3),
@@ -170,6 +203,7 @@ impl Searcher {
                 me: to_move,
                 moves: &moves,
                 max_depth,
+                leave_rest,
             };
             if let Some(o) = self.search_conn(root, stop, (start, budget), report) {
                 return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
@@ -186,6 +220,7 @@ impl Searcher {
                 me: to_move,
                 moves: &moves,
                 max_depth,
+                leave_rest,
             };
             let out = Self::search_vc(know, root, stop, (start, budget), report);
             if let Some(o) = out {
@@ -304,6 +339,7 @@ impl Searcher {
             me,
             moves,
             max_depth,
+            leave_rest,
         } = root;
         let allowed: CellSet = moves.iter().copied().collect();
         let mut order: Vec<Cell> = match searchers[0].root(pos, me) {
@@ -378,14 +414,12 @@ impl Searcher {
             if decided || !it.complete || start.elapsed() >= budget {
                 break;
             }
+            let fits = limited || clock.next_fits(iter_start.elapsed(), start, budget);
             let last = i + 1 == depths.len();
-            if widen
-                && !sh.wide
-                && (last || (!limited && !clock.next_fits(iter_start.elapsed(), start, budget)))
-            {
-                sh.wide = true;
-            } else {
-                i += 1;
+            match after_depth(fits, last, (widen, sh.wide), leave_rest) {
+                Next::Deeper => i += 1,
+                Next::Widen => sh.wide = true,
+                Next::Stop => break,
             }
         }
         if let Some(b) = best.as_mut() {
@@ -409,6 +443,7 @@ impl Searcher {
             me,
             moves,
             max_depth,
+            ..
         } = root;
         let mut vs = vcsearch::VcSearch::new(know, stop, start + budget, VC_WIDTH);
         let mut order = vs.order(&moves.iter().copied().collect());
@@ -461,5 +496,26 @@ impl Searcher {
             b.nodes = vs.nodes;
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_depth_that_will_not_fit_leaves_its_time_only_to_a_caller_that_uses_it() {
+        let hard = (false, false);
+        // genmove's verifier has the time a next depth would not use.
+        assert_eq!(after_depth(false, false, hard, true), Next::Stop);
+        assert_eq!(after_depth(true, false, hard, true), Next::Deeper);
+        // Alone, the search goes on to its deadline.
+        assert_eq!(after_depth(false, false, hard, false), Next::Deeper);
+        // Level max widens the depth that filled its time, then deepens,
+        // whoever waits for it: it spends the whole move.
+        assert_eq!(after_depth(false, false, (true, false), true), Next::Widen);
+        assert_eq!(after_depth(true, true, (true, false), false), Next::Widen);
+        assert_eq!(after_depth(true, false, (true, false), false), Next::Deeper);
+        assert_eq!(after_depth(false, false, (true, true), true), Next::Deeper);
     }
 }

@@ -157,6 +157,12 @@ pub struct Request<'a> {
     pub pos: &'a Position,
     pub to_move: Color,
     pub excluded: CellSet,
+    /// The caller has a use for the time the search leaves (genmove's
+    /// verifier): the connection search stops after its last depth
+    /// predicted to fit in the budget, where otherwise it starts the next
+    /// one and is cut off at the deadline, keeping the root moves it
+    /// finished.
+    pub leave_rest: bool,
 }
 
 /// What the connection search is asked: the root, its moves (in order)
@@ -166,6 +172,8 @@ struct ConnRoot<'a> {
     me: Color,
     moves: &'a [Cell],
     max_depth: u32,
+    /// See [`Request::leave_rest`].
+    leave_rest: bool,
 }
 
 /// The endgame and connection searches' answer: the last finished depth's
@@ -342,6 +350,7 @@ impl Searcher {
             pos,
             to_move,
             excluded: CellSet::EMPTY,
+            leave_rest: false,
         };
         self.search_excluding(request, params, time, stop, report)
     }

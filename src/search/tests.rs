@@ -317,6 +317,7 @@ fn excluded_root_moves_are_never_the_answer() {
             pos: &p,
             to_move: Color::White,
             excluded,
+            leave_rest: false,
         };
         s.search_excluding(request, &params, &time, &stop, &mut |_| {})
     };
