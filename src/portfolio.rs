@@ -3,9 +3,10 @@
 //! own beside the search (when few enough cells are empty); when it proves
 //! a win and has the move, it stops the search through the search's early
 //! stop (not the user's interrupt). With the verifier in use the search
-//! has at most the first part of the move ([`SEARCH_SHARE_PCT`]) and stops
-//! after its last depth predicted to fit, and the verifier takes its core
-//! for the rest to prove or refute the search's choice; a
+//! has the first part of the move ([`SEARCH_SHARE_PCT`]; in short moves at
+//! most [`SHORT_SEARCH_SHARE_PCT`], stopping after its last depth predicted
+//! to fit), and the verifier takes its core for the rest to prove or
+//! refute the search's choice; a
 //! refuted choice is searched again without it, or, with too little time
 //! left, gives way to the search's next move. Both
 //! solvers are lent to their threads and come back later when they are
@@ -24,7 +25,8 @@ use crate::search::{
 use crate::solver::vc::Width;
 use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
 use crate::timeman::{
-    ANSWER_ROOM, FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SEARCH_SHARE_PCT, SOLVER_GRACE,
+    ANSWER_ROOM, FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SEARCH_SHARE_PCT, SHORT_SEARCH_SHARE_PCT,
+    SOLVER_GRACE,
 };
 
 /// The verifier's table, as a share of the solver's (its proofs are of
@@ -132,10 +134,16 @@ fn solve_for_move(
     best
 }
 
-/// The most of `time` the search has when the verifier has the rest
-/// ([`SEARCH_SHARE_PCT`]).
-fn share_of(time: Duration) -> Duration {
-    time * SEARCH_SHARE_PCT / 100
+/// The search's part of `time` when the verifier has the rest, and whether
+/// it stops after its last depth predicted to fit
+/// ([`SEARCH_SHARE_PCT`], [`SHORT_SEARCH_SHARE_PCT`]).
+fn share_of(time: Duration) -> (Duration, bool) {
+    let share = time * SEARCH_SHARE_PCT / 100;
+    if time - share < FOCUS_LIMIT {
+        (time * SHORT_SEARCH_SHARE_PCT / 100, true)
+    } else {
+        (share, false)
+    }
 }
 
 /// Plays `cell` instead of the search's choice: the move the solvers
@@ -441,21 +449,22 @@ impl Portfolio {
         }
         // Moves the verifier has refuted, which searches again leave out.
         let mut refuted = CellSet::EMPTY;
-        // With the verifier in use, the search has at most the first part
-        // of the move and the verifier the rest, to prove or refute the
-        // search's choice: against Wolve, most lost games turned on a move
-        // the solver proves a loss in under a second. The search then
-        // stops after its last depth predicted to fit in its part
+        // With the verifier in use, the search has the first part of the
+        // move and the verifier the rest, to prove or refute the search's
+        // choice: against Wolve, most lost games turned on a move the
+        // solver proves a loss in under a second. In short moves the
+        // search stops after its last depth predicted to fit in its part
         // (`Request::leave_rest`): a next depth cut off at the deadline
         // seldom finishes its first root move, and the verifier has the
         // time instead. Otherwise the search ends at the move's end. What
         // waiting for the solver took comes off the search's time (its
         // budget keeps the same room for the answer that `time_budget`
         // took off the move's).
-        let search_end = if verifying {
-            start + share_of(budget)
+        let (search_end, leave_rest) = if verifying {
+            let (share, leave_rest) = share_of(budget);
+            (start + share, leave_rest)
         } else {
-            move_end
+            (move_end, false)
         };
         let search_time = TimeControl {
             max_time: search_end.saturating_duration_since(Instant::now()) + ANSWER_ROOM,
@@ -466,7 +475,7 @@ impl Portfolio {
             pos,
             to_move: color,
             excluded: CellSet::EMPTY,
-            leave_rest: verifying,
+            leave_rest,
         };
         let mut outcome =
             self.searcher
@@ -646,8 +655,10 @@ impl Portfolio {
                     // Refuted while there is time: search again without it.
                     log::info!("verifier: {} is proved to lose; searching again", name(m));
                     refuted.insert(m);
+                    let (share, leave_rest) =
+                        share_of(move_end.saturating_duration_since(Instant::now()));
                     let again = TimeControl {
-                        max_time: share_of(move_end.saturating_duration_since(Instant::now())),
+                        max_time: share,
                         time_left: None,
                         stones_left: None,
                     };
@@ -655,7 +666,7 @@ impl Portfolio {
                         pos,
                         to_move: color,
                         excluded: refuted,
-                        leave_rest: true,
+                        leave_rest,
                     };
                     outcome = self
                         .searcher
@@ -779,6 +790,23 @@ mod tests {
         // dfpn-solve-state, which shares the solver, keeps its ordering.
         assert_eq!(solver.params().ordering, MoveOrder::Connections);
         assert_eq!(solver.params().tt_mb, 1);
+    }
+
+    #[test]
+    fn in_short_moves_the_search_leaves_the_verifier_what_it_does_not_need() {
+        // At 1 s the verifier's 0.4 s is short of its focus on the choice:
+        // the search may take up to 0.8 s, but stops after its last depth
+        // that fits.
+        assert_eq!(
+            share_of(Duration::from_secs(1)),
+            (Duration::from_millis(800), true)
+        );
+        // At 10 s the verifier's 4 s covers that focus: the search runs
+        // to its 6 s and keeps what its last depth finished.
+        assert_eq!(
+            share_of(Duration::from_secs(10)),
+            (Duration::from_secs(6), false)
+        );
     }
 
     #[test]
