@@ -663,10 +663,9 @@ impl Portfolio {
                         stones_left: None,
                     };
                     let request = Request {
-                        pos,
-                        to_move: color,
                         excluded: refuted,
                         leave_rest,
+                        ..first
                     };
                     outcome = self
                         .searcher
