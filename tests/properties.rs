@@ -7,6 +7,8 @@ use ferrohex::board::{Cell, Color};
 use ferrohex::engine::{Choice, Engine};
 use ferrohex::game::{Game, Move, MoveArg};
 use ferrohex::search::SearchParams;
+use ferrohex::solver::ice;
+use ferrohex::solver::vc::{Bits, bit, stones};
 use proptest::prelude::*;
 
 /// A board size and a random order of its cells to play in.
@@ -100,6 +102,32 @@ proptest! {
         prop_assert_eq!(back.position().hash(), game.position().hash());
         prop_assert_eq!(back.to_move(), game.to_move());
         prop_assert_eq!(back.num_moves(), game.num_moves());
+    }
+
+    #[test]
+    fn fill_in_after_one_stone_tests_near_it_and_fills_the_same((w, h, order) in game_plan()) {
+        // The search and the solver fill in a child of a filled-in
+        // position testing only the cells near its new stone; what they
+        // fill must be what testing every cell fills.
+        let game = Game::new(w, h).unwrap();
+        let bits = Bits::<u128>::new(game.position().geometry()).unwrap();
+        let mut st = stones::<u128>(game.position());
+        let mut color = Color::Black;
+        ice::fill_in(&bits, &mut st, color.opponent());
+        for &i in &order {
+            if (st[0] | st[1]) & bit::<u128>(i) != 0 {
+                continue;
+            }
+            st[color.index()] |= bit::<u128>(i);
+            color = color.opponent();
+            let mut every = st;
+            let all = ice::fill_in(&bits, &mut every, color.opponent());
+            let mut near = st;
+            let some = ice::fill_in_near(&bits, &mut near, color.opponent(), ice::touched_by(&bits, st, i));
+            prop_assert_eq!(every, near);
+            prop_assert_eq!(all, some);
+            st = every;
+        }
     }
 
     #[test]

@@ -178,6 +178,20 @@ struct Board<B> {
     st: [B; 2],
     hash: u64,
     me: Color,
+    /// What changed since the position was last filled in.
+    unfilled: Unfilled,
+}
+
+/// What a [`Board`]'s fill-in has to test.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unfilled {
+    /// Nothing: it is filled in.
+    Nothing,
+    /// A filled-in position with one stone added: only cells near it
+    /// ([`ice::fill_in_near`]).
+    Stone(usize),
+    /// Every cell.
+    All,
 }
 
 impl<B: Bitboard> Board<B> {
@@ -187,6 +201,7 @@ impl<B: Bitboard> Board<B> {
             st: stones(pos),
             hash: pos.hash(),
             me,
+            unfilled: Unfilled::All,
         };
         b.fill(bits);
         b
@@ -195,7 +210,12 @@ impl<B: Bitboard> Board<B> {
     /// Plays the fill-in for the side to move (dead cells go to the
     /// opponent), keeping the hash up to date.
     fn fill(&mut self, bits: &Bits<B>) {
-        let f = ice::fill_in(bits, &mut self.st, self.me.opponent());
+        let near = match std::mem::replace(&mut self.unfilled, Unfilled::Nothing) {
+            Unfilled::Nothing => return,
+            Unfilled::Stone(x) => ice::touched_by(bits, self.st, x),
+            Unfilled::All => bits.all,
+        };
+        let f = ice::fill_in_near(bits, &mut self.st, self.me.opponent(), near);
         for color in Color::BOTH {
             for c in cells(f.stones[color.index()]) {
                 self.hash ^= zobrist_key(color, c);
@@ -211,6 +231,7 @@ impl<B: Bitboard> Board<B> {
         for c in cells(new) {
             self.hash ^= zobrist_key(color, c);
         }
+        self.unfilled = Unfilled::All;
         self.fill(bits);
     }
 
@@ -222,6 +243,10 @@ impl<B: Bitboard> Board<B> {
             st,
             hash: self.hash ^ zobrist_key(self.me, c),
             me: self.me.opponent(),
+            unfilled: match self.unfilled {
+                Unfilled::Nothing => Unfilled::Stone(c.index()),
+                _ => Unfilled::All,
+            },
         }
     }
 }
@@ -389,7 +414,7 @@ impl<B: Bitboard> ConnSearch<B> {
         children: bool,
         decompose: bool,
     ) -> Analysis<B> {
-        let Board { st, hash, me } = *board;
+        let Board { st, hash, me, .. } = *board;
         self.frame(ply);
         let (before, rest) = self.frames.split_at_mut(ply);
         let parent = before.last();

@@ -188,6 +188,32 @@ fn captures<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, a: usize, b: 
 /// Fills dead cells (with `dead_color`) and captured pairs (with their
 /// owner) into `st` until none is left or a side has joined its edges.
 pub fn fill_in<B: Bitboard>(bits: &Bits<B>, st: &mut [B; 2], dead_color: Color) -> Filled<B> {
+    fill_in_near(bits, st, dead_color, bits.all)
+}
+
+/// The cells whose local tests ([`fill_in`]'s) a stone at `x` can change,
+/// `st` holding it: those within two steps of its group. A test looks at
+/// the cell's neighbours and at the groups next to them (their whole
+/// extent); the stone changes only its own group, which it may have
+/// joined to others, and its own neighbourhood.
+pub fn touched_by<B: Bitboard>(bits: &Bits<B>, st: [B; 2], x: usize) -> B {
+    let own = if st[0].has(x) { st[0] } else { st[1] };
+    bits.spread(bits.spread(bits.flood(bit(x), own)))
+}
+
+/// [`fill_in`] on a position that was at its fixpoint (nothing dead, no
+/// captured pair) before the stones whose [`touched_by`] cells are `near`
+/// were added: a cell or pair whose tests read nothing those stones
+/// changed is still neither dead nor captured, so the first pass tests
+/// only the others. It fills exactly what [`fill_in`] fills, in the same
+/// order: once the pass has filled something, every later test is made.
+pub fn fill_in_near<B: Bitboard>(
+    bits: &Bits<B>,
+    st: &mut [B; 2],
+    dead_color: Color,
+    near: B,
+) -> Filled<B> {
+    let mut near = near;
     let mut out = Filled {
         stones: [B::ZERO; 2],
         captured: B::ZERO,
@@ -202,7 +228,7 @@ pub fn fill_in<B: Bitboard>(bits: &Bits<B>, st: &mut [B; 2], dead_color: Color) 
         }
         let both = bits.live(*st, Color::Black) & bits.live(*st, Color::White);
         let mut dead = empty & !both;
-        for c in (empty & both).ones() {
+        for c in (empty & both & near).ones() {
             if locally_dead(bits, *st, c) {
                 dead |= bit(c);
             }
@@ -210,16 +236,22 @@ pub fn fill_in<B: Bitboard>(bits: &Bits<B>, st: &mut [B; 2], dead_color: Color) 
         if dead.any() {
             st[dead_color.index()] |= dead;
             out.stones[dead_color.index()] |= dead;
+            near = bits.all;
             continue;
         }
         let mut found = false;
+        // A pair with a cell in `near` has its lower cell in `reach`.
+        let reach = near | bits.spread(near);
         for a in empty.ones() {
-            if (st[0] | st[1]).has(a) {
+            if (st[0] | st[1]).has(a) || !found && !reach.has(a) {
                 continue;
             }
             // Partners above `a` (the pairs below were tried from their
             // lower cell), still empty.
             for b in (bits.nbr(a) & empty & B::above(a) & !st[0] & !st[1]).ones() {
+                if !found && !near.has(a) && !near.has(b) {
+                    continue;
+                }
                 for color in Color::BOTH {
                     if captures(bits, *st, color, a, b) {
                         let pair = bit::<B>(a) | bit(b);
@@ -227,6 +259,7 @@ pub fn fill_in<B: Bitboard>(bits: &Bits<B>, st: &mut [B; 2], dead_color: Color) 
                         out.stones[color.index()] |= pair;
                         out.captured |= pair;
                         found = true;
+                        near = bits.all;
                         break;
                     }
                 }

@@ -258,6 +258,10 @@ pub struct HsearchOracle<B: Bitboard> {
     /// Fill-ins already computed, by table key (the search re-enters
     /// nodes, and the analysis is a fifth of a node's cost).
     fills: HashMap<u64, ice::Filled<B>>,
+    /// Hashes of positions filled in to their fixpoint, by their low bits
+    /// (a newer one takes an older one's place): a child of one needs
+    /// its fill-in tested only near its move ([`ice::fill_in_near`]).
+    fixpoints: Box<[Option<u64>; FIXPOINTS]>,
     /// Seed each H-search with the connections of an earlier position of
     /// the line ([`Hsearch::run_seeded`]).
     incremental: bool,
@@ -368,6 +372,9 @@ enum Cached {
 /// Entries kept before the cache is emptied and started again.
 const CACHE_MAX: usize = 100_000;
 
+/// Slots of [`HsearchOracle`]'s fixpoint table (a power of two).
+const FIXPOINTS: usize = 1024;
+
 impl<B: Bitboard> HsearchOracle<B> {
     /// `None` when the board is too big for the bitboards.
     pub fn new(
@@ -395,6 +402,7 @@ impl<B: Bitboard> HsearchOracle<B> {
             values: Box::new([0; crate::board::MAX_CELLS]),
             cache: HashMap::new(),
             fills: HashMap::new(),
+            fixpoints: Box::new([None; FIXPOINTS]),
         })
     }
 }
@@ -418,10 +426,18 @@ impl<B: Bitboard> Oracle for HsearchOracle<B> {
         }
         let key = super::tt::key(self.pos.hash(), to_move);
         if let Some(f) = self.fills.get(&key).copied() {
-            return (self.play_filled(f.stones), proof(f.captured));
+            let n = self.play_filled(f.stones);
+            self.note_fixpoint();
+            return (n, proof(f.captured));
         }
         let mut st = stones(&self.pos);
-        let mut total = ice::fill_in(&self.bits, &mut st, to_move.opponent());
+        let near = match self.pos.placed().last() {
+            Some((color, cell)) if self.is_fixpoint(self.pos.hash() ^ zobrist_key(color, cell)) => {
+                ice::touched_by(&self.bits, st, cell.index())
+            }
+            _ => self.bits.all,
+        };
+        let mut total = ice::fill_in_near(&self.bits, &mut st, to_move.opponent(), near);
         let mut n = self.play_filled(total.stones);
         // Then the carriers decompositions capture, each followed by the
         // fill-in it allows. The H-search runs are the expansion's own (it
@@ -461,6 +477,7 @@ impl<B: Bitboard> Oracle for HsearchOracle<B> {
             self.fills.clear();
         }
         self.fills.insert(key, total);
+        self.note_fixpoint();
         (n, proof(total.captured))
     }
 
@@ -494,6 +511,19 @@ impl<B: Bitboard> Oracle for HsearchOracle<B> {
 }
 
 impl<B: Bitboard> HsearchOracle<B> {
+    fn is_fixpoint(&self, hash: u64) -> bool {
+        self.fixpoints[hash as usize % FIXPOINTS] == Some(hash)
+    }
+
+    /// Notes the position, just filled in, as a fixpoint of the fill-in
+    /// (unless someone has won, where the fill-in stops short).
+    fn note_fixpoint(&mut self) {
+        if self.pos.winner().is_none() {
+            let hash = self.pos.hash();
+            self.fixpoints[hash as usize % FIXPOINTS] = Some(hash);
+        }
+    }
+
     /// Plays fill-in stones (Black, White); returns how many.
     fn play_filled(&mut self, add: [B; 2]) -> usize {
         let mut n = 0;
