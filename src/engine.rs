@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Cell, CellSet, Color};
 use crate::eval::{CELL_VALUE_MAX, CellValues, EvalKind};
 use crate::game::{Game, Move, MoveArg, TimeSettings};
-use crate::knowledge::{Endpoint, Inferiority, Knowledge, Semi, queries};
+use crate::knowledge::{Endpoint, Inferiority, Semi, queries};
 use crate::portfolio::Portfolio;
 use crate::present::textboard::Letters;
 use crate::search::connsearch;
@@ -425,7 +425,7 @@ impl Engine {
     /// the position is lost).
     pub fn mustplay(&self, color: Color) -> Result<CellSet, String> {
         let pos = self.evaluator_position()?;
-        Ok(queries::mustplay(pos, color).unwrap_or_else(|| Knowledge::new(pos).mustplay(color)))
+        queries::mustplay(pos, color).ok_or_else(too_large)
     }
 
     /// `vc-between-cells-full|semi`: `color`'s full (`full`) or semi
@@ -446,9 +446,7 @@ impl Engine {
         };
         let ends = (end(from)?, end(to)?);
         let (fulls, semis) =
-            queries::connections(pos, color, ends.0, ends.1).unwrap_or_else(|| {
-                crate::knowledge::connections(Knowledge::new(pos).vcs(color), ends.0, ends.1)
-            });
+            queries::connections(pos, color, ends.0, ends.1).ok_or_else(too_large)?;
         Ok(if full {
             Connections {
                 color,
@@ -526,6 +524,12 @@ impl Engine {
             byo_stones,
         });
     }
+}
+
+/// The answer to a connection query the bitboards cannot hold (every
+/// board size the engine accepts fits them: see [`crate::solver::vc::Width`]).
+fn too_large() -> String {
+    "the board is too large for the connection analysis".to_string()
 }
 
 /// Reads a regular file of at most `MAX_INPUT_BYTES`, lossily decoded.

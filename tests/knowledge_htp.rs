@@ -112,6 +112,41 @@ fn mustplay_narrows_to_the_threats_and_is_empty_when_lost() {
 }
 
 #[test]
+fn on_26x26_a_chain_with_one_gap_gives_the_mustplay_and_its_semi() {
+    // Black holds m2 to m25 but m13, joined to both edges in more than
+    // one way: the chain's edge-to-edge threats all need m13, so White
+    // must play there.
+    let mut script = String::from("boardsize 26\n");
+    for row in (2..=25).filter(|&r| r != 13) {
+        script += &format!("play b m{row}\nplay w a{row}\n");
+    }
+    script += "vc-get-mustplay w\nvc-between-cells-semi b north south\nvc-between-cells-full b m25 south\nplay b m13\nvc-get-mustplay w\n";
+    let a = session(&script);
+    let n = a.len();
+    let mut must: Vec<&str> = a[n - 5]
+        .trim_start_matches("= ")
+        .split_whitespace()
+        .collect();
+    must.sort();
+    assert_eq!(must, ["m13"], "{}", a[n - 5]);
+    let semis = parse_vcs(&a[n - 4]);
+    assert!(
+        semis
+            .iter()
+            .any(|(_, c, k)| k.as_deref() == Some("m13") && c.len() == 5),
+        "{}",
+        a[n - 4]
+    );
+    let fulls = parse_vcs(&a[n - 3]);
+    assert!(
+        fulls.iter().any(|(_, c, _)| c == &["l26", "m26"]),
+        "{}",
+        a[n - 3]
+    );
+    assert_eq!(a[n - 1], "=", "joined to both edges: no move saves White");
+}
+
+#[test]
 fn genmove_finishes_a_won_game_the_shortest_way_with_the_solver_running() {
     // Benzene's endgame.tst test 13 (easy-endgame04): White has won by
     // its connections. i3 leaves 20 cells to defend, g4 (the solver's

@@ -1,8 +1,8 @@
 //! The analysis commands' questions (HexGui's `vc-get-mustplay` and
 //! `vc-between-cells-*`) answered by the bitboard H-search the search and
 //! the solver use ([`crate::solver::vc::Hsearch`]), on the board's
-//! [`Bitboard`] type: boards of at most 252 cells. `None` for larger
-//! boards, which the [`super::Knowledge`] graph answers.
+//! [`Bitboard`] type, every board size (above 254 cells with shorter
+//! lists: `SHOWN_LARGE`).
 
 use super::{Endpoint, Semi};
 use crate::board::{Bitboard, Cell, CellSet, Color, Position, Wide};
@@ -15,14 +15,27 @@ const SHOWN: Caps = Caps {
     semis: 24,
 };
 
+/// The lists on boards above 254 cells: OR over 24 semis a pair, on
+/// hundreds of nodes, takes seconds there.
+const SHOWN_LARGE: Caps = Caps {
+    fulls: 6,
+    semis: 12,
+};
+
+/// The lists the answers on `B`'s boards come from.
+fn shown<B: Bitboard>() -> Caps {
+    if B::BITS > 256 { SHOWN_LARGE } else { SHOWN }
+}
+
 /// Calls `$f::<B>($args)` with `B` the bitboard type `$pos`'s board
-/// fits ([`Width`]); `None` when it fits none.
+/// fits ([`Width`]).
 macro_rules! on_bitboard {
     ($pos:expr, $f:ident($($arg:expr),*)) => {
-        match Width::of($pos.geometry())? {
+        match Width::of($pos.geometry()) {
             Width::Narrow => $f::<u128>($($arg),*),
             Width::Three => $f::<Wide<3>>($($arg),*),
             Width::Four => $f::<Wide<4>>($($arg),*),
+            Width::Eleven => $f::<Wide<11>>($($arg),*),
         }
     };
 }
@@ -43,7 +56,7 @@ fn mustplay_on<B: Bitboard>(pos: &Position, color: Color) -> Option<CellSet> {
     let bits = Bits::<B>::new(pos.geometry())?;
     let st = stones::<B>(pos);
     let empty = bits.all & !st[0] & !st[1];
-    let info = Hsearch::<B>::with_caps(SHOWN).run_seeded(
+    let info = Hsearch::<B>::with_caps(shown::<B>()).run_seeded(
         &bits,
         st,
         color.opponent(),
@@ -77,7 +90,7 @@ fn connections_on<B: Bitboard>(
     b: Endpoint,
 ) -> Option<(Vec<CellSet>, Vec<Semi>)> {
     let bits = Bits::<B>::new(pos.geometry())?;
-    let mut hs = Hsearch::<B>::with_caps(SHOWN);
+    let mut hs = Hsearch::<B>::with_caps(shown::<B>());
     hs.run_seeded(&bits, stones::<B>(pos), color, Goal::Whole, None);
     let (e1, e2) = color.edges();
     let node = |e: Endpoint| match e {

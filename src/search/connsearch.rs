@@ -1,6 +1,6 @@
 //! The connection search: alpha-beta with the Hex knowledge at every node,
 //! on the bitboard H-search and inferior-cell analysis the solver uses
-//! (boards of at most 252 cells, on the [`Bitboard`] type of their size:
+//! (boards of at most 254 cells, on the [`Bitboard`] type of their size:
 //! see [`Searchers`]).
 //!
 //! Each node:
@@ -93,10 +93,11 @@ pub struct CircuitView {
 /// Benzene's `eval-resist` reports after `vc-build`). `None` when the board
 /// does not fit the bitboards.
 pub fn circuit_view(pos: &Position, me: Color) -> Option<CircuitView> {
-    match Width::of(pos.geometry())? {
+    match Width::searched(pos.geometry())? {
         Width::Narrow => ConnSearch::<u128>::new(pos)?.view(pos, me),
         Width::Three => ConnSearch::<Wide<3>>::new(pos)?.view(pos, me),
         Width::Four => ConnSearch::<Wide<4>>::new(pos)?.view(pos, me),
+        Width::Eleven => None,
     }
 }
 
@@ -107,11 +108,11 @@ pub fn circuit_view(pos: &Position, me: Color) -> Option<CircuitView> {
 /// move unchecked is answered, and on a board the bitboards do not fit,
 /// the first. `None` when every move is lost.
 pub fn first_not_lost(pos: &Position, me: Color, moves: &[Cell], until: Instant) -> Option<Cell> {
-    match Width::of(pos.geometry()) {
+    match Width::searched(pos.geometry()) {
         Some(Width::Narrow) => first_not_lost_on::<u128>(pos, me, moves, until),
         Some(Width::Three) => first_not_lost_on::<Wide<3>>(pos, me, moves, until),
         Some(Width::Four) => first_not_lost_on::<Wide<4>>(pos, me, moves, until),
-        None => moves.first().copied(),
+        Some(Width::Eleven) | None => moves.first().copied(),
     }
 }
 
@@ -303,7 +304,7 @@ pub struct Iteration {
 
 /// Whether a board fits the bitboards.
 pub fn fits(pos: &Position) -> bool {
-    Width::of(pos.geometry()).is_some()
+    Width::searched(pos.geometry()).is_some()
 }
 
 /// The searchers of one search (one a thread), on the bitboard type of
@@ -339,7 +340,7 @@ impl Searchers {
             v.iter_mut().for_each(|s| s.reset());
             Some(v)
         }
-        let width = Width::of(pos.geometry())?;
+        let width = Width::searched(pos.geometry())?;
         Some(match (width, self) {
             (Width::Narrow, Searchers::Narrow(v)) => Searchers::Narrow(keep(v, pos, n, caps)?),
             (Width::Narrow, _) => Searchers::Narrow(keep(Vec::new(), pos, n, caps)?),
@@ -347,6 +348,7 @@ impl Searchers {
             (Width::Three, _) => Searchers::Three(keep(Vec::new(), pos, n, caps)?),
             (Width::Four, Searchers::Four(v)) => Searchers::Four(keep(v, pos, n, caps)?),
             (Width::Four, _) => Searchers::Four(keep(Vec::new(), pos, n, caps)?),
+            (Width::Eleven, _) => return None,
         })
     }
 }
@@ -724,10 +726,11 @@ impl<B: Bitboard> ConnSearch<B> {
 /// and the nodes searched. `None` when the connections decide the root or
 /// the board does not fit.
 pub fn fixed_depth(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, u64)> {
-    match Width::of(pos.geometry())? {
+    match Width::searched(pos.geometry())? {
         Width::Narrow => fixed_depth_on::<u128>(pos, me, depth),
         Width::Three => fixed_depth_on::<Wide<3>>(pos, me, depth),
         Width::Four => fixed_depth_on::<Wide<4>>(pos, me, depth),
+        Width::Eleven => None,
     }
 }
 

@@ -6,7 +6,7 @@
 //! reports go through the callback and the `log` crate (one info line per
 //! finished depth).
 //!
-//! On boards of at most 252 cells (up to 15x15), with the knowledge on
+//! On boards of at most 254 cells (up to 15x15), with the knowledge on
 //! and at levels hard and max, the root's knowledge (below) is followed by
 //! the connection search ([`connsearch`]): the Hex knowledge at every node
 //! from the first move, deepening to the end of the move's time. What

@@ -113,7 +113,7 @@ pub struct SearchParams {
     /// connections at every node, resistance over them as the evaluation.
     /// 0: never. See [`DEFAULT_ENDGAME_EMPTY_PCT`].
     pub endgame_empty_pct: usize,
-    /// On boards of at most 252 cells, search with the connections at
+    /// On boards of at most 254 cells, search with the connections at
     /// every node from the first move ([`connsearch`]) instead of the
     /// distance search and the endgame search
     /// (`param_ferrohex connection_search 0|1`).
@@ -211,7 +211,7 @@ impl SearchParams {
             ),
             Param::flag(
                 "connection_search",
-                "the connection search from the first move on boards of at most 252 cells",
+                "the connection search from the first move on boards of at most 254 cells",
                 |p: &P| p.connection_search,
                 |p, b| p.connection_search = b,
             ),

@@ -9,7 +9,7 @@
 //! At every node the solver asks an oracle (see [`oracle`]) whether the
 //! position is already decided and which moves need searching. By default
 //! that is the solver's own bitboard H-search ([`vc`], boards of at most
-//! 252 cells, up to 15x15, on the bitboard type of their size): an
+//! 254 cells, up to 15x15, on the bitboard type of their size): an
 //! edge-to-edge semi wins for the mover, an opponent's edge-to-edge full
 //! loses, and the moves are limited to the common cells
 //! of the opponent's edge-to-edge semis (the mustplay). Before that, dead
@@ -19,7 +19,7 @@
 //! reply kills (vulnerable cells). The fill-in is what makes the 7x7
 //! openings solvable (the 6x6 file takes about 12 s with it, 180 s
 //! without); decompositions prove 31 of the 40 endgame.tst positions at
-//! 10 s each against 24 without. On boards above 252 cells (or with
+//! 10 s each against 24 without. On boards above 254 cells (or with
 //! `use_vc` off) the board alone answers: plain one-move
 //! threats and dead cells. Proof sets are 128-bit: on boards above 11x11
 //! one that would hold a cell from index 128 on is all cells (nothing is
@@ -232,7 +232,7 @@ impl Solver {
     }
 
     /// The bitboard H-search oracle on the bitboard type of the board's
-    /// size; `None` above 252 cells.
+    /// size; `None` above 254 cells.
     fn hsearch_oracle(&self, pos: &Position) -> Option<Box<dyn Oracle>> {
         fn of<B: Bitboard>(p: &SolverParams, pos: &Position) -> Option<Box<dyn Oracle>> {
             let o = HsearchOracle::<B>::new(
@@ -244,10 +244,11 @@ impl Solver {
             )?;
             Some(Box::new(o))
         }
-        match Width::of(pos.geometry())? {
+        match Width::searched(pos.geometry())? {
             Width::Narrow => of::<u128>(&self.params, pos),
             Width::Three => of::<Wide<3>>(&self.params, pos),
             Width::Four => of::<Wide<4>>(&self.params, pos),
+            Width::Eleven => None,
         }
     }
 

@@ -228,7 +228,7 @@ impl Oracle for BoardOracle {
 /// An H-search run remembered: its position hash, colour, goal and answer.
 type Recent<B> = (u64, Color, Goal, EdgeInfo<B>);
 
-/// The solver's own bitboard H-search (boards of at most 252 cells, on the
+/// The solver's own bitboard H-search (boards of at most 254 cells, on the
 /// bitboard type of their size): the mover wins with an edge-to-edge semi
 /// or full; loses to an opponent full or when the opponent's edge semis
 /// share no cell; otherwise must play in their common cells. Dead cells and captured pairs are filled in

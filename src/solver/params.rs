@@ -12,7 +12,7 @@ pub enum MoveOrder {
     /// By each cell's energy in both colours' circuits over the node's own
     /// connections (the H-search's graph; the connection search orders
     /// its moves the same way). Without the H-search (`use_vc 0`, boards
-    /// above 252 cells) it falls back to [`EvalKind::Resistance`].
+    /// above 254 cells) it falls back to [`EvalKind::Resistance`].
     Connections,
     /// By an evaluation's per-cell values on the board alone.
     Eval(EvalKind),
@@ -71,7 +71,7 @@ pub struct SolverParams {
     pub max_time: Option<Duration>,
     /// Size of the transposition table in mebibytes.
     pub tt_mb: usize,
-    /// Use the bitboard H-search and inferior cells (boards up to 252
+    /// Use the bitboard H-search and inferior cells (boards up to 254
     /// cells), else the board alone.
     pub use_vc: bool,
     /// Move ordering of `dfpn-solve-state` and the other solver commands

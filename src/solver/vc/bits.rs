@@ -14,7 +14,7 @@ pub struct Bits<B: Bitboard> {
     /// The edge templates H-search does not find by itself
     /// ([`crate::knowledge::templates`]) placed on this board: anchor
     /// cell, edge, carrier.
-    pub(super) templates: Vec<(u8, Edge, B)>,
+    pub(super) templates: Vec<(u16, Edge, B)>,
 }
 
 /// The set of the cell of index `i` alone.
@@ -23,13 +23,12 @@ pub fn bit<B: Bitboard>(i: usize) -> B {
     B::bit(i)
 }
 
-/// Whether boards of `g`'s size fit `B`. (A run also needs its graph's
-/// nodes, the live cells and the two edges, below [`Bitboard::BITS`], and
-/// gives up on a position where they are not; cell indices stay below the
-/// node codes 252 and up that name the edges and no node.)
+/// Whether boards of `g`'s size fit `B`: its cells and the two edges'
+/// nodes. (A run needs its graph's nodes, the two edges, the groups and
+/// the live empty cells, below [`Bitboard::BITS`], and gives up on a
+/// position where they are not.)
 pub fn fits<B: Bitboard>(g: &Geometry) -> bool {
-    let n = g.num_cells();
-    n <= B::BITS && n <= 252
+    g.num_cells() + 2 <= B::BITS
 }
 
 /// The bitboard types, by the board sizes they serve.
@@ -39,22 +38,36 @@ pub enum Width {
     Narrow,
     /// At most 192 cells (12x12, 13x13): three words.
     Three,
-    /// At most 252 cells (14x14, 15x15): four words.
+    /// At most 254 cells (14x14, 15x15): four words.
     Four,
+    /// At most 702 cells (16x16 to 26x26): eleven words, with the
+    /// H-search's pair lists kept sparse.
+    Eleven,
 }
 
 impl Width {
-    /// The narrowest type a board of `g`'s size fits; `None` above 252
-    /// cells.
-    pub fn of(g: &Geometry) -> Option<Width> {
+    /// The narrowest type a board of `g`'s size fits (every board up to
+    /// 26x26 fits one).
+    pub fn of(g: &Geometry) -> Width {
         if fits::<u128>(g) {
-            Some(Width::Narrow)
+            Width::Narrow
         } else if fits::<Wide<3>>(g) {
-            Some(Width::Three)
+            Width::Three
         } else if fits::<Wide<4>>(g) {
-            Some(Width::Four)
+            Width::Four
         } else {
-            None
+            Width::Eleven
+        }
+    }
+
+    /// [`Width::of`] for the connection search and the solver: `None` on
+    /// boards above 254 cells, where a node's H-search takes a large part
+    /// of a short move, and the distance search and the solver's other
+    /// oracles play instead.
+    pub fn searched(g: &Geometry) -> Option<Width> {
+        match Width::of(g) {
+            Width::Eleven => None,
+            w => Some(w),
         }
     }
 }
@@ -84,7 +97,7 @@ impl<B: Bitboard> Bits<B> {
             for p in crate::knowledge::templates::PATTERNS {
                 for (anchor, carrier) in crate::knowledge::templates::placements(g, e, p) {
                     let c = carrier.iter().fold(B::ZERO, |acc, x| acc | bit(x.index()));
-                    templates.push((anchor.index() as u8, e, c));
+                    templates.push((anchor.index() as u16, e, c));
                 }
             }
         }

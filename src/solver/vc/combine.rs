@@ -38,8 +38,9 @@ impl<B: Bitboard> Hsearch<B> {
         let p = ix::<B>(b, z);
         let fc = self.caps.fulls;
         let nf = (self.nf[p] as usize).min(fc);
+        let at = self.fat(p);
         for k in 0..nf {
-            let d = self.fulls[p * fc + k];
+            let d = self.fulls[at + k];
             if (d & block).any() || skip >> k & 1 != 0 {
                 continue;
             }
@@ -61,9 +62,14 @@ impl<B: Bitboard> Hsearch<B> {
             return;
         }
         let p = ix::<B>(a, b);
+        let q = ix::<B>(b, a);
         let nf = self.nf[p] as usize;
         let fc = self.caps.fulls;
-        let fl = &mut self.fulls[p * fc..p * fc + fc];
+        if nf == 0 {
+            self.make_full_room(p, q);
+        }
+        let at = self.fat(p);
+        let fl = &mut self.fulls[at..at + fc];
         if fl.iter().take(nf).any(|&f| (f & !c).is_empty()) {
             return;
         }
@@ -85,11 +91,11 @@ impl<B: Bitboard> Hsearch<B> {
             fl[n] = c;
             old |= u8::from(self.origin == Origin::Old) << n;
         }
-        let q = ix::<B>(b, a);
         // Element by element: the lists are short, and a copy of a
         // length known only at run time would be a call to memmove.
+        let to = self.fat(q);
         for k in 0..n + usize::from(n < fc) {
-            self.fulls[q * fc + k] = self.fulls[p * fc + k];
+            self.fulls[to + k] = self.fulls[at + k];
         }
         self.oldm[p] = old;
         self.oldm[q] = old;
@@ -111,13 +117,13 @@ impl<B: Bitboard> Hsearch<B> {
         }
         if self.origin != Origin::Old {
             self.queue
-                .push((a as u8, b as u8, self.origin == Origin::Shrunk, c));
+                .push((a as Id, b as Id, self.origin == Origin::Shrunk, c));
         }
     }
 
     /// Counts an edge-to-edge semi for the mustplay, and stops the run
     /// when its goal is reached.
-    pub(super) fn edge_semi_found(&mut self, s: B, key: u8) {
+    pub(super) fn edge_semi_found(&mut self, s: B, key: Id) {
         if self.edge_list.len() < EDGE_LIST_MAX {
             self.edge_list.push((s, key));
         }
@@ -143,7 +149,7 @@ impl<B: Bitboard> Hsearch<B> {
     /// unchanged ends are the same nodes as before, so only its own list
     /// mates (the only connections added so far) share its list.
     #[inline]
-    pub(super) fn append_old(&mut self, a: usize, b: usize, c: B, key: u8) {
+    pub(super) fn append_old(&mut self, a: usize, b: usize, c: B, key: Id) {
         let (a, b) = (node::<B>(a), node::<B>(b));
         if key == NO_KEY {
             let (p, q) = (ix::<B>(a, b), ix::<B>(b, a));
@@ -152,8 +158,12 @@ impl<B: Bitboard> Hsearch<B> {
             if n >= fc {
                 return;
             }
-            self.fulls[p * fc + n] = c;
-            self.fulls[q * fc + n] = c;
+            if n == 0 {
+                self.make_full_room(p, q);
+            }
+            let (at, to) = (self.fat(p), self.fat(q));
+            self.fulls[at + n] = c;
+            self.fulls[to + n] = c;
             self.oldm[p] |= 1 << n;
             self.oldm[q] = self.oldm[p];
             self.nf[p] = (n + 1) as u8;
@@ -169,8 +179,12 @@ impl<B: Bitboard> Hsearch<B> {
             let n = self.ns[p] as usize;
             let sc = self.caps.semis;
             if n < sc {
-                self.semis[p * sc + n] = c;
-                self.keys[p * sc + n] = key;
+                if n == 0 {
+                    self.make_semi_room(p);
+                }
+                let at = self.sat(p);
+                self.semis[at + n] = c;
+                self.keys[at + n] = key;
                 self.ns[p] = (n + 1) as u8;
                 self.sadj[a.min(b)] |= bit(a.max(b));
             }
@@ -181,25 +195,32 @@ impl<B: Bitboard> Hsearch<B> {
     }
 
     #[inline(always)]
-    pub(super) fn add_semi(&mut self, a: usize, b: usize, s: B, key: u8) {
+    pub(super) fn add_semi(&mut self, a: usize, b: usize, s: B, key: Id) {
         debug_assert!(a != b);
         let p = ix::<B>(a, b);
         let nf = self.nf[p] as usize;
         let fc = self.caps.fulls;
-        if self.fulls[p * fc..p * fc + nf.min(fc)]
-            .iter()
-            .any(|&f| (f & !s).is_empty())
-        {
-            return;
+        if nf > 0 {
+            let at = self.fat(p);
+            if self.fulls[at..at + nf.min(fc)]
+                .iter()
+                .any(|&f| (f & !s).is_empty())
+            {
+                return;
+            }
         }
         let p = if a < b { p } else { ix::<B>(b, a) };
         let ns = self.ns[p] as usize;
         let sc = self.caps.semis;
-        let sl = &mut self.semis[p * sc..p * sc + sc];
+        if ns == 0 {
+            self.make_semi_room(p);
+        }
+        let at = self.sat(p);
+        let sl = &mut self.semis[at..at + sc];
         if sl.iter().take(ns).any(|&x| (x & !s).is_empty()) {
             return;
         }
-        let kl = &mut self.keys[p * sc..p * sc + sc];
+        let kl = &mut self.keys[at..at + sc];
         let mut k = 0;
         let mut n = ns;
         while k < n {
@@ -232,7 +253,7 @@ impl<B: Bitboard> Hsearch<B> {
         // first lost fulls that later ANDs and ORs need).
         if n >= 1 && self.origin != Origin::Old {
             let mut found = [B::ZERO; Caps::MAX_FULLS];
-            let k = or_combine(&self.semis[p * sc..p * sc + n], s, &mut found);
+            let k = or_combine(&self.semis[at..at + n], s, &mut found);
             let origin = std::mem::replace(&mut self.origin, Origin::New);
             for &u in &found[..k] {
                 self.add_full(a, b, u);

@@ -10,13 +10,13 @@ impl<B: Bitboard> Hsearch<B> {
     /// stones left as they were (their combinations are in the seed
     /// already), then the changed ones, queued for AND and tried for OR
     /// (see [`Origin`]).
-    pub(super) fn seed(&mut self, seed: &Closure<B>, node_of: &[u8], own: B, opp: B, grown: B) {
-        let node_at = |e: u8| -> Option<usize> {
+    pub(super) fn seed(&mut self, seed: &Closure<B>, node_of: &[Id], own: B, opp: B, grown: B) {
+        let node_at = |e: Id| -> Option<usize> {
             match e {
                 END_E1 => Some(E1),
                 END_E2 => Some(E2),
-                i => match node_of.get(i as usize).copied().unwrap_or(u8::MAX) {
-                    u8::MAX => None,
+                i => match node_of.get(i as usize).copied().unwrap_or(NO_NODE) {
+                    NO_NODE => None,
                     n => Some(n as usize),
                 },
             }
@@ -41,7 +41,7 @@ impl<B: Bitboard> Hsearch<B> {
                 && !self.damaged_with[node::<B>(a)].has(b)
             {
                 self.damaged_with[node::<B>(a)] |= bit(b);
-                damaged.push((a as u8, b as u8));
+                damaged.push((a as Id, b as Id));
             }
         }
         // An edge whose capped lists lost connections is combined again
@@ -79,7 +79,7 @@ impl<B: Bitboard> Hsearch<B> {
                 continue;
             };
             let key = if key_taken { NO_KEY } else { conn.key };
-            changed.push((Conn::new(carrier, a as u8, b as u8, key), origin));
+            changed.push((Conn::new(carrier, a as Id, b as Id, key), origin));
         }
         for &(conn, origin) in &changed {
             if self.stopped {
@@ -113,8 +113,9 @@ impl<B: Bitboard> Hsearch<B> {
             let x = node::<B>(x);
             let p = ix::<B>(a, x);
             let fc = self.caps.fulls;
+            let at = self.fat(p);
             for k in 0..(self.nf[p] as usize).min(fc) {
-                let c = self.fulls[p * fc + k];
+                let c = self.fulls[at + k];
                 if (c & self.cell_bit[b]).is_empty() {
                     self.and_pair(a, x, b, c, 0);
                 }
@@ -161,8 +162,9 @@ impl<B: Bitboard> Hsearch<B> {
                 let p = ix::<B>(a, b);
                 let sc = self.caps.semis;
                 let ns = (self.ns[p] as usize).min(sc);
+                let at = self.sat(p);
                 for k in 0..ns {
-                    let (carrier, key) = (self.semis[p * sc + k], self.keys[p * sc + k]);
+                    let (carrier, key) = (self.semis[at + k], self.keys[at + k]);
                     out.push(Conn::new(carrier, self.rep[a], self.rep[b], key), ns == sc);
                 }
             }
@@ -237,8 +239,12 @@ impl<B: Bitboard> Hsearch<B> {
     /// The kept fulls of the pair at table index `p`.
     #[inline]
     fn full_list(&self, p: usize) -> &[B] {
-        let fc = self.caps.fulls;
-        &self.fulls[p * fc..p * fc + (self.nf[p] as usize).min(fc)]
+        let n = (self.nf[p] as usize).min(self.caps.fulls);
+        if n == 0 {
+            return &[];
+        }
+        let at = self.fat(p);
+        &self.fulls[at..at + n]
     }
 
     /// The last finished run's connection graph: its number of nodes
@@ -265,10 +271,10 @@ impl<B: Bitboard> Hsearch<B> {
         }
         let fulls = self.full_list(ix::<B>(a, b)).to_vec();
         let p = ix::<B>(a.min(b), a.max(b));
-        let sc = self.caps.semis;
-        let n = (self.ns[p] as usize).min(sc);
+        let n = (self.ns[p] as usize).min(self.caps.semis);
+        let at = self.sat(p);
         let semis = (0..n)
-            .map(|k| (self.semis[p * sc + k], self.keys[p * sc + k] as usize))
+            .map(|k| (self.semis[at + k], self.keys[at + k] as usize))
             .collect();
         (fulls, semis)
     }

@@ -1,6 +1,6 @@
-//! The solver's own virtual connections: H-search (Anshelevich) on the
-//! board's [`Bitboard`] type (boards of at most 252 cells; see
-//! [`bits::fits`]), with small fixed-size lists and early exits. A run can
+//! The bitboard virtual connections: H-search (Anshelevich) on the
+//! board's [`Bitboard`] type (every board size: see [`Width`]), with
+//! small fixed-size lists and early exits. A run can
 //! start from the connections an earlier position of the same line found
 //! (a [`Closure`]) and combine only what the new stones changed
 //! ([`Hsearch::run_seeded`]).
@@ -28,6 +28,11 @@ pub use bits::{Bits, Width, bit, cells, fits, stones};
 use crate::board::{Bitboard, Color};
 
 const ORMAX: usize = 4;
+
+/// A node or cell code in the H-search's lists: a cell index, a node
+/// index, or one of the codes at the top of its range ([`END_E1`],
+/// [`END_E2`], [`NO_KEY`], [`NO_NODE`]).
+type Id = u16;
 
 /// How many connections H-search keeps per node pair: more find more
 /// (each list's combinations), fewer are faster. A full list may hold
@@ -73,23 +78,33 @@ pub struct EdgeInfo<B: Bitboard> {
 
 /// Reusable H-search buffers.
 ///
-/// Pair lists live in `W * W` tables (`W` = [`Bitboard::NODES`])
-/// indexed by [`ix`]. Full lists are stored twice, at
-/// `ix(a, b)` and `ix(b, a)`, so that the AND step walks one row for its
-/// middle node; semi lists (only ever looked up by pair) are stored once,
-/// at `ix(min, max)`. Only the counts are cleared between runs.
+/// Pair lists are found by [`ix`] in `W * W` tables (`W` =
+/// [`Bitboard::NODES`]). Full lists are stored twice, at `ix(a, b)` and
+/// `ix(b, a)`, so that the AND step walks one row for its middle node;
+/// semi lists (only ever looked up by pair) are stored once, at
+/// `ix(min, max)`. Up to [`DENSE_NODES`] nodes every pair has its room in
+/// the lists at `ix` times the cap; above, a pair is given room when its
+/// list gets its first connection (`fslot`, `sslot`), as a table for every
+/// pair of 26x26's nodes would take gigabytes. Only the counts are
+/// cleared between runs.
 pub struct Hsearch<B: Bitboard> {
     /// Per ordered pair: how many fulls (mirrored).
     nf: Box<[u8; MAXP]>,
     /// The list lengths.
     caps: Caps,
     /// Per ordered pair: the fulls (mirrored), `caps.fulls` a pair.
-    fulls: Box<[B]>,
+    fulls: Vec<B>,
+    /// Sparse lists only: per ordered pair, its room in `fulls` (in lists
+    /// of `caps.fulls`), valid while its count is not 0.
+    fslot: Box<[u32]>,
     /// Per unordered pair: how many semis.
     ns: Box<[u8; MAXP]>,
     /// Per unordered pair: the semis and their keys, `caps.semis` a pair.
-    semis: Box<[B]>,
-    keys: Box<[u8]>,
+    semis: Vec<B>,
+    keys: Vec<Id>,
+    /// Sparse lists only: per unordered pair, its room in `semis` and
+    /// `keys`, valid while its count is not 0.
+    sslot: Box<[u32]>,
     /// Per node: the nodes it has a full connection with.
     adj: Box<[B; MAXN]>,
     /// Per node: the later nodes it has a semi with.
@@ -97,17 +112,17 @@ pub struct Hsearch<B: Bitboard> {
     /// Per node: its cell's bit when it is an empty cell, else empty.
     cell_bit: Box<[B; MAXN]>,
     /// Per node: the cell index (empty cells only).
-    cell_of: Box<[u8; MAXN]>,
+    cell_of: Box<[Id; MAXN]>,
     /// Per ordered pair (mirrored): bit k set when full k was seeded
     /// unchanged from the parent run.
     oldm: Box<[u8; MAXP]>,
-    /// Per cell: its node in the current run (`u8::MAX`: none).
-    node_of: Box<[u8]>,
+    /// Per cell: its node in the current run ([`NO_NODE`]: none).
+    node_of: Box<[Id]>,
     /// Per node: its cells in the current run.
     node_cells: Box<[B]>,
     /// Fulls still to combine by AND: ends, carrier, and whether it is a
     /// seed that only lost carrier cells to new own stones.
-    queue: Vec<(u8, u8, bool, B)>,
+    queue: Vec<(Id, Id, bool, B)>,
     /// What the fulls being added are (see [`Origin`]).
     origin: Origin,
     /// When the run may stop early.
@@ -120,18 +135,18 @@ pub struct Hsearch<B: Bitboard> {
     edge_semi: Option<(usize, B)>,
     edge_full: Option<B>,
     /// Per node: its endpoint code in a [`Closure`] (see [`END_E1`]).
-    rep: Box<[u8; MAXN]>,
+    rep: Box<[Id; MAXN]>,
     /// Nodes in the last run.
     m: usize,
     /// Seeds the new stones changed, inserted after the unchanged ones.
     changed: Vec<(Conn<B>, Origin)>,
     /// Node pairs whose capped lists lost a seed to new opponent stones.
-    damaged: Vec<(u8, u8)>,
+    damaged: Vec<(Id, Id)>,
     /// Per node: the nodes it is in `damaged` with (as the pair's first).
     damaged_with: Box<[B; MAXN]>,
     /// The edge-to-edge semis found in this run, kept or not (at most
     /// [`EDGE_LIST_MAX`]), for [`Hsearch::export`].
-    edge_list: Vec<(B, u8)>,
+    edge_list: Vec<(B, Id)>,
     /// The last run's own groups: the stones of node `k < groups` (the
     /// two edges' nodes hold the stones touching them).
     group_cells: Box<[B; MAXN]>,
@@ -181,11 +196,14 @@ enum Origin {
     New,
 }
 
-/// Endpoint codes of the two edges in a [`Closure`] (cells are below 252).
-const END_E1: u8 = 254;
-const END_E2: u8 = 255;
+/// Endpoint codes of the two edges in a [`Closure`] (cells are below
+/// them: see [`fits`]).
+const END_E1: Id = Id::MAX - 1;
+const END_E2: Id = Id::MAX;
 /// The key of a full connection in a [`Conn`].
-const NO_KEY: u8 = 255;
+const NO_KEY: Id = Id::MAX;
+/// A cell's node when it has none in the current run.
+const NO_NODE: Id = Id::MAX;
 
 /// One connection of a finished run, its ends named by cells (a group by
 /// its lowest cell) or edge codes, so that it survives renumbering.
@@ -197,14 +215,14 @@ const NO_KEY: u8 = 255;
 #[derive(Clone, Copy, Debug)]
 struct Conn<B: Bitboard> {
     cells: B::Packed,
-    a: u8,
-    b: u8,
+    a: Id,
+    b: Id,
     /// The key cell of a semi; [`NO_KEY`] for a full.
-    key: u8,
+    key: Id,
 }
 
 impl<B: Bitboard> Conn<B> {
-    fn new(carrier: B, a: u8, b: u8, key: u8) -> Conn<B> {
+    fn new(carrier: B, a: Id, b: Id, key: Id) -> Conn<B> {
         Conn {
             cells: carrier.pack(),
             a,
@@ -286,12 +304,23 @@ fn ix<B: Bitboard>(a: usize, b: usize) -> usize {
     (a * B::NODES + b) & (B::NODES * B::NODES - 1)
 }
 
-/// Room for the nodes of the widest type (and its node-pair tables): the
+/// Room for the nodes of the widest type (and its node-pair counts): the
 /// per-node tables have this fixed length, so that a masked index needs
-/// no bounds check.
-const MAXN: usize = 256;
+/// no bounds check. (The counts' pages beyond a narrower type's pairs are
+/// never touched.)
+const MAXN: usize = 1024;
 const MAXP: usize = MAXN * MAXN;
-const _: () = assert!(<crate::board::Wide<4> as Bitboard>::NODES <= MAXN);
+const _: () = assert!(<crate::board::Wide<11> as Bitboard>::NODES <= MAXN);
+
+/// The most nodes whose pair lists have a fixed room each (see
+/// [`Hsearch`]).
+const DENSE_NODES: usize = 256;
+
+/// Whether `B`'s pair lists are given room as they fill (see [`Hsearch`]).
+#[inline(always)]
+const fn sparse<B: Bitboard>() -> bool {
+    B::NODES > DENSE_NODES
+}
 
 /// A boxed table of `N` copies of `x` (built on the heap, not the stack).
 fn table<T: Clone, const N: usize>(x: T) -> Box<[T; N]> {
@@ -316,21 +345,29 @@ impl<B: Bitboard> Hsearch<B> {
     pub fn with_caps(caps: Caps) -> Hsearch<B> {
         let caps = Caps::new(caps.fulls, caps.semis);
         let w = B::NODES;
-        let t = |n: usize, x: u8| vec![x; n].into_boxed_slice();
+        let t = |n: usize, x: Id| vec![x; n].into_boxed_slice();
         let sets = |n: usize| vec![B::ZERO; n].into_boxed_slice();
+        // Dense: every pair's room; sparse: none yet, and the rooms' table.
+        let (rooms, slots) = if sparse::<B>() {
+            (0, w * w)
+        } else {
+            (w * w, 0)
+        };
         Hsearch {
             nf: table(0),
             caps,
-            fulls: sets(w * w * caps.fulls),
+            fulls: vec![B::ZERO; rooms * caps.fulls],
+            fslot: vec![0; slots].into_boxed_slice(),
             ns: table(0),
-            semis: sets(w * w * caps.semis),
-            keys: t(w * w * caps.semis, 0),
+            semis: vec![B::ZERO; rooms * caps.semis],
+            keys: vec![0; rooms * caps.semis],
+            sslot: vec![0; slots].into_boxed_slice(),
             adj: table(B::ZERO),
             sadj: table(B::ZERO),
             cell_bit: table(B::ZERO),
             cell_of: table(0),
             oldm: table(0),
-            node_of: t(w, u8::MAX),
+            node_of: t(w, NO_NODE),
             node_cells: sets(w + 2),
             queue: Vec::new(),
             origin: Origin::New,
@@ -411,7 +448,7 @@ impl<B: Bitboard> Hsearch<B> {
         // Number the nodes: edges, groups, empty cells.
         let mut node_cells = std::mem::take(&mut self.node_cells);
         let mut node_of = std::mem::take(&mut self.node_of);
-        node_of[..bits.n].fill(u8::MAX);
+        node_of[..bits.n].fill(NO_NODE);
         node_cells[0] = edge1;
         node_cells[1] = edge2;
         let mut m = 2;
@@ -440,20 +477,20 @@ impl<B: Bitboard> Hsearch<B> {
         self.rep[1] = END_E2;
         for (k, &cells) in node_cells[..groups].iter().enumerate() {
             if k >= 2 {
-                self.rep[k] = cells.first() as u8;
+                self.rep[k] = cells.first() as Id;
             }
             for i in cells.ones() {
-                node_of[i] = k as u8;
+                node_of[i] = k as Id;
             }
         }
         self.cell_bit[..groups].fill(B::ZERO);
         self.cell_of[..groups].fill(0);
         for i in empty.ones() {
-            node_of[i] = m as u8;
+            node_of[i] = m as Id;
             node_cells[m] = bit(i);
             self.cell_bit[m] = bit(i);
-            self.cell_of[m] = i as u8;
-            self.rep[m] = i as u8;
+            self.cell_of[m] = i as Id;
+            self.rep[m] = i as Id;
             m += 1;
         }
         self.m = m;
@@ -462,6 +499,11 @@ impl<B: Bitboard> Hsearch<B> {
             self.nf[a * w..a * w + m].fill(0);
             self.oldm[a * w..a * w + m].fill(0);
             self.ns[a * w..a * w + m].fill(0);
+        }
+        if sparse::<B>() {
+            self.fulls.clear();
+            self.semis.clear();
+            self.keys.clear();
         }
         self.adj[..m].fill(B::ZERO);
         self.sadj[..m].fill(B::ZERO);
@@ -497,7 +539,7 @@ impl<B: Bitboard> Hsearch<B> {
         (stones, color): ([B; 2], Color),
         seed: Option<&Closure<B>>,
         Cells { own, opp, empty }: Cells<B>,
-        (node_of, node_cells): (&[u8], &[B]),
+        (node_of, node_cells): (&[Id], &[B]),
     ) -> EdgeInfo<B> {
         let m = node_cells.len();
         let groups = self.groups;
@@ -528,7 +570,7 @@ impl<B: Bitboard> Hsearch<B> {
             near &= empty | own;
             for i in near.ones() {
                 let b = node_of[i] as usize;
-                if b > a && b != usize::from(u8::MAX) {
+                if b > a && b != usize::from(NO_NODE) {
                     self.add_full(a, b, B::ZERO);
                 }
             }
@@ -546,7 +588,7 @@ impl<B: Bitboard> Hsearch<B> {
                 continue;
             }
             let a = node_of[anchor as usize] as usize;
-            if a == usize::from(u8::MAX) || a == end {
+            if a == usize::from(NO_NODE) || a == end {
                 continue;
             }
             self.add_full(a, end, carrier & !own);
@@ -580,6 +622,55 @@ impl<B: Bitboard> Hsearch<B> {
             semi_cap: self.edge_cap,
             semi_union: self.edge_union,
             semis: self.edge_semis,
+        }
+    }
+
+    /// Where the full list of the pair at table index `p` starts in
+    /// `fulls` (meaningful once it has a connection or a room).
+    #[inline(always)]
+    fn fat(&self, p: usize) -> usize {
+        let room = if sparse::<B>() {
+            self.fslot[p] as usize
+        } else {
+            p
+        };
+        room * self.caps.fulls
+    }
+
+    /// Where the semi list of the pair at table index `p` starts in
+    /// `semis` and `keys` (meaningful once it has a connection or a room).
+    #[inline(always)]
+    fn sat(&self, p: usize) -> usize {
+        let room = if sparse::<B>() {
+            self.sslot[p] as usize
+        } else {
+            p
+        };
+        room * self.caps.semis
+    }
+
+    /// Gives the empty full lists of the pairs at `p` and `q` (the two
+    /// orders of one pair) their room, when lists are sparse.
+    #[inline(always)]
+    fn make_full_room(&mut self, p: usize, q: usize) {
+        if sparse::<B>() {
+            let fc = self.caps.fulls;
+            for x in [p, q] {
+                self.fslot[x] = (self.fulls.len() / fc) as u32;
+                self.fulls.resize(self.fulls.len() + fc, B::ZERO);
+            }
+        }
+    }
+
+    /// Gives the empty semi list of the pair at `p` its room, when lists
+    /// are sparse.
+    #[inline(always)]
+    fn make_semi_room(&mut self, p: usize) {
+        if sparse::<B>() {
+            let sc = self.caps.semis;
+            self.sslot[p] = (self.semis.len() / sc) as u32;
+            self.semis.resize(self.semis.len() + sc, B::ZERO);
+            self.keys.resize(self.keys.len() + sc, 0);
         }
     }
 

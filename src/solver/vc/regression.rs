@@ -419,8 +419,9 @@ fn line_on<B: Bitboard>(g: &Geometry, line: &[[u128; 2]], color: Color) -> Vec<S
 }
 
 /// The H-search, its seeded runs, exports and decompositions and the
-/// fill-in find the same on every bitboard type, along random lines of
-/// play on boards up to 11x11.
+/// fill-in find the same on every bitboard type (`Wide<11>`'s pair lists
+/// sparse, the others' dense), along random lines of play on boards up to
+/// 11x11.
 #[test]
 fn same_on_wide_boards() {
     let mut rng = Rng(0x77ee_1d3b_0a5c_9f21);
@@ -439,5 +440,10 @@ fn same_on_wide_boards() {
         let narrow_line = line_on::<u128>(&g, &line, color);
         assert_eq!(narrow_line, line_on::<Wide<3>>(&g, &line, color), "{s}x{s}");
         assert_eq!(narrow_line, line_on::<Wide<4>>(&g, &line, color), "{s}x{s}");
+        assert_eq!(
+            narrow_line,
+            line_on::<Wide<11>>(&g, &line, color),
+            "{s}x{s}"
+        );
     }
 }
