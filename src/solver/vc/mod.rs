@@ -322,6 +322,15 @@ const fn sparse<B: Bitboard>() -> bool {
     B::NODES > DENSE_NODES
 }
 
+/// Where the list of the pair at table index `p` starts in lists of
+/// `cap`: its own room when lists are dense, the room `slots` gave it when
+/// they are sparse.
+#[inline(always)]
+fn start<B: Bitboard>(slots: &[u32], p: usize, cap: usize) -> usize {
+    let room = if sparse::<B>() { slots[p] as usize } else { p };
+    room * cap
+}
+
 /// A boxed table of `N` copies of `x` (built on the heap, not the stack).
 fn table<T: Clone, const N: usize>(x: T) -> Box<[T; N]> {
     match vec![x; N].into_boxed_slice().try_into() {
@@ -629,24 +638,14 @@ impl<B: Bitboard> Hsearch<B> {
     /// `fulls` (meaningful once it has a connection or a room).
     #[inline(always)]
     fn fat(&self, p: usize) -> usize {
-        let room = if sparse::<B>() {
-            self.fslot[p] as usize
-        } else {
-            p
-        };
-        room * self.caps.fulls
+        start::<B>(&self.fslot, p, self.caps.fulls)
     }
 
     /// Where the semi list of the pair at table index `p` starts in
     /// `semis` and `keys` (meaningful once it has a connection or a room).
     #[inline(always)]
     fn sat(&self, p: usize) -> usize {
-        let room = if sparse::<B>() {
-            self.sslot[p] as usize
-        } else {
-            p
-        };
-        room * self.caps.semis
+        start::<B>(&self.sslot, p, self.caps.semis)
     }
 
     /// Gives the empty full lists of the pairs at `p` and `q` (the two
