@@ -34,9 +34,9 @@ pub fn fits<B: Bitboard>(g: &Geometry) -> bool {
 /// The bitboard types, by the board sizes they serve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Width {
-    /// At most 128 cells (up to 11x11): `u128`.
+    /// At most 126 cells (up to 11x11): `u128`.
     Narrow,
-    /// At most 192 cells (12x12, 13x13): three words.
+    /// At most 190 cells (12x12, 13x13): three words.
     Three,
     /// At most 254 cells (14x14, 15x15): four words.
     Four,
@@ -61,9 +61,9 @@ impl Width {
     }
 
     /// [`Width::of`] for the connection search and the solver: `None` on
-    /// boards above 254 cells, where a node's H-search takes a large part
-    /// of a short move, and the distance search and the solver's other
-    /// oracles play instead.
+    /// boards above 254 cells, where they have not been tried in games;
+    /// the distance search, the endgame search and the solver's other
+    /// oracles play there.
     pub fn searched(g: &Geometry) -> Option<Width> {
         match Width::of(g) {
             Width::Eleven => None,
