@@ -97,18 +97,17 @@ fn wide_bitboards_search_as_narrow_ones() {
     }
 }
 
-/// 13x13 and 15x15 have the connection search too, deterministic with one
-/// thread; 16x16 (256 cells) is past its bitboards.
+/// 13x13, 15x15 and the boards above 254 cells (on the eleven-word
+/// bitboards) have the connection search too, deterministic with one
+/// thread.
 #[test]
 fn big_boards_have_the_connection_search() {
-    for (size, moves) in [(13, "g7 f8"), (15, "h8")] {
+    for (size, moves, depth) in [(13, "g7 f8", 2), (15, "h8", 2), (16, "h8 i9 g10", 1)] {
         let (pos, me) = play(size, moves);
-        let a = fixed_depth(&pos, me, 2).expect("undecided");
+        let a = fixed_depth(&pos, me, depth).expect("undecided");
         assert!(pos.is_empty(a.0));
-        assert_eq!(Some(a), fixed_depth(&pos, me, 2));
+        assert_eq!(Some(a), fixed_depth(&pos, me, depth));
     }
-    let (pos, me) = play(16, "h8");
-    assert_eq!(fixed_depth(&pos, me, 1), None);
 }
 
 /// The evaluation is symmetric on the empty board and favours the side

@@ -584,6 +584,43 @@ pub fn analyze(pos: &Position, to_move: Color) -> Inferior {
     inf
 }
 
+/// When `cell` is an inferior move for `to_move` (dominated, or vulnerable
+/// to an opponent reply), the cells at least as good as it, through chains
+/// of dominators and killers, that are not inferior themselves; nearest
+/// first. Empty when `cell` is not inferior (or is a fill-in cell, which
+/// has no such chain).
+pub fn superior_cells(pos: &Position, to_move: Color, cell: Cell) -> Vec<Cell> {
+    let inf = analyze(pos, to_move);
+    let pruned = inf.pruned();
+    if !pruned.contains(cell) {
+        return Vec::new();
+    }
+    let better = |c: Cell| {
+        let find = |list: &[(Cell, CellSet)]| {
+            list.iter()
+                .find(|(x, _)| *x == c)
+                .map_or(CellSet::EMPTY, |(_, s)| *s)
+        };
+        find(&inf.dominated).union(&find(&inf.vulnerable))
+    };
+    let mut seen = CellSet::EMPTY;
+    seen.insert(cell);
+    let (mut queue, mut out) = (std::collections::VecDeque::from([cell]), Vec::new());
+    while let Some(c) = queue.pop_front() {
+        for d in better(c).iter() {
+            if seen.contains(d) {
+                continue;
+            }
+            seen.insert(d);
+            if !pruned.contains(d) {
+                out.push(d);
+            }
+            queue.push_back(d);
+        }
+    }
+    out
+}
+
 /// Domination through fill-in: when the fill-in after `to_move` plays `d`
 /// fills a cell `c` (other than with an opponent capture), then `d` is at
 /// least as good as `c`: `P + K(c) <= P + K(c) + K(d)`, and that position

@@ -40,7 +40,7 @@ use super::WIN;
 use super::params::DEFAULT_CONN_CAPS;
 use super::tt::{Bound, Tt, TtEntry, side_key as tt_key, to_tt};
 use super::worker::INF;
-use crate::board::{Bitboard, Cell, Color, Position, Wide, zobrist_key};
+use crate::board::{Bitboard, Cell, CellSet, Color, Position, Wide, zobrist_key};
 use crate::knowledge::circuit::Circuit;
 use crate::solver::ice;
 pub use crate::solver::vc::Width;
@@ -93,11 +93,11 @@ pub struct CircuitView {
 /// Benzene's `eval-resist` reports after `vc-build`). `None` when the board
 /// does not fit the bitboards.
 pub fn circuit_view(pos: &Position, me: Color) -> Option<CircuitView> {
-    match Width::searched(pos.geometry())? {
+    match Width::of(pos.geometry()) {
         Width::Narrow => ConnSearch::<u128>::new(pos)?.view(pos, me),
         Width::Three => ConnSearch::<Wide<3>>::new(pos)?.view(pos, me),
         Width::Four => ConnSearch::<Wide<4>>::new(pos)?.view(pos, me),
-        Width::Eleven => None,
+        Width::Eleven => ConnSearch::<Wide<11>>::new(pos)?.view(pos, me),
     }
 }
 
@@ -105,14 +105,13 @@ pub fn circuit_view(pos: &Position, me: Color) -> Option<CircuitView> {
 /// connections do not decide for the opponent (after the fill-in: a
 /// connection the opponent already has, or one it can complete at once).
 /// Moves are checked in order until `until`; once it has passed, the next
-/// move unchecked is answered, and on a board the bitboards do not fit,
-/// the first. `None` when every move is lost.
+/// move unchecked is answered. `None` when every move is lost.
 pub fn first_not_lost(pos: &Position, me: Color, moves: &[Cell], until: Instant) -> Option<Cell> {
-    match Width::searched(pos.geometry()) {
-        Some(Width::Narrow) => first_not_lost_on::<u128>(pos, me, moves, until),
-        Some(Width::Three) => first_not_lost_on::<Wide<3>>(pos, me, moves, until),
-        Some(Width::Four) => first_not_lost_on::<Wide<4>>(pos, me, moves, until),
-        Some(Width::Eleven) | None => moves.first().copied(),
+    match Width::of(pos.geometry()) {
+        Width::Narrow => first_not_lost_on::<u128>(pos, me, moves, until),
+        Width::Three => first_not_lost_on::<Wide<3>>(pos, me, moves, until),
+        Width::Four => first_not_lost_on::<Wide<4>>(pos, me, moves, until),
+        Width::Eleven => first_not_lost_on::<Wide<11>>(pos, me, moves, until),
     }
 }
 
@@ -152,14 +151,19 @@ pub struct ConnSearch<B: Bitboard> {
     /// That root with only its dead and captured cells filled in: what
     /// tells whether a new search has the same root.
     root_of: Option<Board<B>>,
+    /// Per cell: the energy of the node being analysed.
+    energy: Vec<f64>,
     pub nodes: u64,
     aborted: bool,
 }
 
 /// What the analysis of a node found.
 enum Analysis<B> {
-    /// The connections decide the position: the winner.
-    Decided(Color),
+    /// The connections decide the position: the winner, and the empty
+    /// cells of the connection that decides it (the key of the mover's
+    /// semi, or a full's carrier; empty when the opponent's semis share
+    /// no cell).
+    Decided(Color, B),
     /// The leaf score for the mover, and (when asked for) the moves to
     /// search, best first.
     Open(i32, Vec<Cell>),
@@ -302,8 +306,10 @@ pub struct Iteration {
     pub complete: bool,
 }
 
-/// Whether a board fits the bitboards.
-pub fn fits(pos: &Position) -> bool {
+/// Whether the connection search plays `pos`'s board from the first move
+/// (boards of at most 254 cells: [`Width::searched`]). On bigger boards
+/// it is the endgame search only.
+pub fn from_first_move(pos: &Position) -> bool {
     Width::searched(pos.geometry()).is_some()
 }
 
@@ -313,6 +319,7 @@ pub enum Searchers {
     Narrow(Vec<ConnSearch<u128>>),
     Three(Vec<ConnSearch<Wide<3>>>),
     Four(Vec<ConnSearch<Wide<4>>>),
+    Eleven(Vec<ConnSearch<Wide<11>>>),
 }
 
 impl Default for Searchers {
@@ -324,7 +331,8 @@ impl Default for Searchers {
 impl Searchers {
     /// `n` searchers for `pos`'s board with H-search caps `caps`,
     /// keeping those of `self` that are for them (their tables are some
-    /// MiB each), their counts reset. `None` when the board does not fit.
+    /// MiB each), their counts reset. `None` when the board is too big
+    /// for any bitboard type.
     pub fn for_board(self, pos: &Position, n: usize, caps: Caps) -> Option<Searchers> {
         fn keep<B: Bitboard>(
             mut v: Vec<ConnSearch<B>>,
@@ -340,15 +348,15 @@ impl Searchers {
             v.iter_mut().for_each(|s| s.reset());
             Some(v)
         }
-        let width = Width::searched(pos.geometry())?;
-        Some(match (width, self) {
+        Some(match (Width::of(pos.geometry()), self) {
             (Width::Narrow, Searchers::Narrow(v)) => Searchers::Narrow(keep(v, pos, n, caps)?),
             (Width::Narrow, _) => Searchers::Narrow(keep(Vec::new(), pos, n, caps)?),
             (Width::Three, Searchers::Three(v)) => Searchers::Three(keep(v, pos, n, caps)?),
             (Width::Three, _) => Searchers::Three(keep(Vec::new(), pos, n, caps)?),
             (Width::Four, Searchers::Four(v)) => Searchers::Four(keep(v, pos, n, caps)?),
             (Width::Four, _) => Searchers::Four(keep(Vec::new(), pos, n, caps)?),
-            (Width::Eleven, _) => return None,
+            (Width::Eleven, Searchers::Eleven(v)) => Searchers::Eleven(keep(v, pos, n, caps)?),
+            (Width::Eleven, _) => Searchers::Eleven(keep(Vec::new(), pos, n, caps)?),
         })
     }
 }
@@ -371,6 +379,7 @@ impl<B: Bitboard> ConnSearch<B> {
             frames: Vec::new(),
             root: None,
             root_of: None,
+            energy: vec![0.0; B::BITS],
             nodes: 0,
             aborted: false,
         })
@@ -421,7 +430,8 @@ impl<B: Bitboard> ConnSearch<B> {
         let (before, rest) = self.frames.split_at_mut(ply);
         let parent = before.last();
         let here = &mut rest[0];
-        let mut energy = [0.0f64; 256];
+        let energy = &mut self.energy;
+        energy.fill(0.0);
         let mut resistance = [0.0f64; 2];
         let opp = me.opponent();
         let empty = self.bits.all & !st[0] & !st[1];
@@ -429,16 +439,18 @@ impl<B: Bitboard> ConnSearch<B> {
         for (color, goal) in [(me, Goal::Mover), (opp, Goal::Opponent)] {
             let seed = parent.map(|p| &p[color.index()]);
             let info = self.hs.run_seeded(&self.bits, st, color, goal, seed);
-            if info.full.is_some() {
-                return Analysis::Decided(color);
+            if let Some(carrier) = info.full {
+                return Analysis::Decided(color, carrier & empty);
             }
-            if color == me && info.semi.is_some() {
-                return Analysis::Decided(me);
+            if color == me
+                && let Some((key, _)) = info.semi
+            {
+                return Analysis::Decided(me, bit(key));
             }
             if color == opp && info.semis > 0 {
                 must &= info.semi_cap;
                 if must.is_empty() {
-                    return Analysis::Decided(opp);
+                    return Analysis::Decided(opp, B::ZERO);
                 }
             }
             if !self.hs.finished() {
@@ -449,7 +461,7 @@ impl<B: Bitboard> ConnSearch<B> {
             if decompose && let Some(carrier) = self.hs.decomposition(&self.bits, st, color) {
                 return Analysis::Captured(color, carrier);
             }
-            resistance[color.index()] = self.circuit.solve(&self.hs, &mut energy);
+            resistance[color.index()] = self.circuit.solve(&self.hs, energy);
             let slot = &mut here[color.index()];
             if children {
                 self.hs.export(st, hash, color, slot);
@@ -464,6 +476,8 @@ impl<B: Bitboard> ConnSearch<B> {
         let live = (self.bits.live(st, me) | self.bits.live(st, opp)) & must;
         let chosen = if live.any() { live } else { must.lowest() };
         let dominated = ice::dominated(&self.bits, st, me, chosen);
+        let dominated =
+            dominated | ice::neighbourhood_dominated(&self.bits, st, me, chosen, dominated);
         let kept = chosen & !dominated;
         let chosen = if kept.any() { kept } else { chosen };
         let mut moves: Vec<Cell> = cells(chosen).collect();
@@ -507,7 +521,7 @@ impl<B: Bitboard> ConnSearch<B> {
             }
         }
         let (score, mut moves) = match self.analyse(&mut board, ply, depth > 0) {
-            Analysis::Decided(w) => {
+            Analysis::Decided(w, _) => {
                 let s = if w == me { WIN - p } else { -(WIN - p) };
                 sh.tt.store(
                     key,
@@ -586,7 +600,7 @@ impl<B: Bitboard> ConnSearch<B> {
         let a = self.analyse(&mut board, 0, true);
         self.root = Some(board);
         match a {
-            Analysis::Decided(w) => Err(w),
+            Analysis::Decided(w, _) => Err(w),
             Analysis::Open(_, moves) => Ok(moves),
             Analysis::Captured(..) => unreachable!("analyse fills captured carriers in"),
         }
@@ -673,7 +687,7 @@ impl<B: Bitboard> ConnSearch<B> {
     pub fn evaluate(&mut self, pos: &Position, me: Color) -> Result<i32, Color> {
         let mut b = Board::filled(&self.bits, pos, me);
         match self.analyse(&mut b, 0, false) {
-            Analysis::Decided(w) => Err(w),
+            Analysis::Decided(w, _) => Err(w),
             Analysis::Open(s, _) => Ok(s),
             Analysis::Captured(..) => unreachable!("analyse fills captured carriers in"),
         }
@@ -684,7 +698,7 @@ impl<B: Bitboard> ConnSearch<B> {
     /// See [`circuit_view`].
     fn view(&mut self, pos: &Position, me: Color) -> Option<CircuitView> {
         let mut b = Board::filled(&self.bits, pos, me);
-        let mut energy = [0.0f64; 256];
+        let mut energy = vec![0.0f64; B::BITS];
         let mut resistance = [0.0f64; 2];
         let mut decompositions = 0;
         let mut colors = Color::BOTH.into_iter();
@@ -700,7 +714,7 @@ impl<B: Bitboard> ConnSearch<B> {
                 // Filled in: both colours' connections again.
                 b.capture(&self.bits, color, carrier);
                 decompositions += 1;
-                energy = [0.0; 256];
+                energy.fill(0.0);
                 colors = Color::BOTH.into_iter();
                 continue;
             }
@@ -726,11 +740,11 @@ impl<B: Bitboard> ConnSearch<B> {
 /// and the nodes searched. `None` when the connections decide the root or
 /// the board does not fit.
 pub fn fixed_depth(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, u64)> {
-    match Width::searched(pos.geometry())? {
+    match Width::of(pos.geometry()) {
         Width::Narrow => fixed_depth_on::<u128>(pos, me, depth),
         Width::Three => fixed_depth_on::<Wide<3>>(pos, me, depth),
         Width::Four => fixed_depth_on::<Wide<4>>(pos, me, depth),
-        Width::Eleven => None,
+        Width::Eleven => fixed_depth_on::<Wide<11>>(pos, me, depth),
     }
 }
 
@@ -802,6 +816,204 @@ impl<B: Bitboard> ConnSearch<B> {
             }
         }
         line
+    }
+}
+
+/// What the connections say about a position with the mover to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The mover wins: a cell of the connection that wins (the key of its
+    /// semi, a cell of its full's carrier), `None` when the fill-in's
+    /// stones alone win.
+    Won(Option<Cell>),
+    /// The opponent wins: the cells where the mover can still make it
+    /// answer (its full connection's carrier), `None` when any may do.
+    Lost(Option<CellSet>),
+    /// Undecided: the consider set, best first by energy.
+    Open(Vec<Cell>),
+}
+
+/// What the connections say about a position below an analysed root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Facts {
+    /// The winner, when the connections decide the position.
+    pub decided: Option<Color>,
+    /// The consider set, when asked for and undecided.
+    pub consider: Option<CellSet>,
+}
+
+impl<B: Bitboard> ConnSearch<B> {
+    /// The verdict on `pos` with `me` to move, its connections kept for
+    /// [`ConnSearch::facts`] on later positions of the line.
+    pub fn verdict(&mut self, pos: &Position, me: Color) -> Verdict {
+        let mut board = Board::filled(&self.bits, pos, me);
+        self.root_of = Some(board);
+        let a = self.analyse(&mut board, 0, true);
+        self.root = Some(board);
+        let empty = pos.empty_cells();
+        let on_board = |b: B| -> CellSet { cells(b).filter(|&c| empty.contains(c)).collect() };
+        match a {
+            Analysis::Decided(w, at) if w == me => Verdict::Won(on_board(at).iter().next()),
+            Analysis::Decided(_, at) => {
+                let only = on_board(at);
+                Verdict::Lost((!only.is_empty()).then_some(only))
+            }
+            Analysis::Open(_, moves) => {
+                // At the root, the moves an opponent reply kills go too
+                // (their killers are searched).
+                let set = moves.iter().fold(B::ZERO, |acc, c| acc | bit(c.index()));
+                let (vulnerable, _) =
+                    ice::vulnerable(&self.bits, board.st, me, set, B::ZERO, B::ZERO);
+                let kept: Vec<Cell> = moves
+                    .iter()
+                    .copied()
+                    .filter(|c| !vulnerable.has(c.index()))
+                    .collect();
+                Verdict::Open(if kept.is_empty() { moves } else { kept })
+            }
+            Analysis::Captured(..) => unreachable!("analyse fills captured carriers in"),
+        }
+    }
+
+    /// The facts of `pos` with `me` to move, a position on the line from
+    /// the root [`ConnSearch::verdict`] analysed last (its runs start
+    /// from the root's connections); the consider set when `consider`.
+    pub fn facts(&mut self, pos: &Position, me: Color, consider: bool) -> Facts {
+        let mut board = Board::filled(&self.bits, pos, me);
+        match self.analyse(&mut board, 1, consider) {
+            Analysis::Decided(w, _) => Facts {
+                decided: Some(w),
+                consider: None,
+            },
+            Analysis::Open(_, moves) => Facts {
+                decided: None,
+                consider: consider.then(|| moves.into_iter().collect()),
+            },
+            Analysis::Captured(..) => unreachable!("analyse fills captured carriers in"),
+        }
+    }
+
+    /// How many empty cells `color` still has to defend on `st`: the
+    /// fewest in any of its edge-to-edge full connections (0 when its
+    /// stones join its edges), `None` without one.
+    fn cells_to_defend(&mut self, st: [B; 2], color: Color) -> Option<usize> {
+        let info = self.hs.run_seeded(&self.bits, st, color, Goal::Whole, None);
+        if info.full == Some(B::ZERO) && self.hs.graph_nodes() == 0 {
+            return Some(0);
+        }
+        let (fulls, _) = self.hs.between(0, 1);
+        let empty = self.bits.all & !st[0] & !st[1];
+        fulls
+            .into_iter()
+            .map(|f| (f & empty).count() as usize)
+            .min()
+    }
+
+    /// The winning move that leaves the most solid win, when the
+    /// connections prove that `me` wins `pos` (not filled in: captured
+    /// cells do not count as stones here): of the empty cells in its
+    /// edge-to-edge connections, the one after which the fewest cells are
+    /// left to defend ([`ConnSearch::cells_to_defend`]). Any winning move
+    /// wins, but players and Benzene's endgame file expect the one that
+    /// finishes soonest. Candidates go in the order most likely to
+    /// matter (the semis' keys, the fulls' carriers smallest first, the
+    /// semis' carriers), and none is started after `until`.
+    pub fn simplest_win(&mut self, pos: &Position, me: Color, until: Instant) -> Option<Cell> {
+        let st = stones::<B>(pos);
+        let empty = self.bits.all & !st[0] & !st[1];
+        self.hs.run_seeded(&self.bits, st, me, Goal::Whole, None);
+        if self.hs.graph_nodes() < 2 {
+            return None;
+        }
+        let (mut fulls, semis) = self.hs.between(0, 1);
+        fulls.sort_by_key(|f| (*f & empty).count());
+        let groups = std::iter::once(semis.iter().fold(B::ZERO, |acc, s| acc | bit(s.1)))
+            .chain(fulls)
+            .chain(semis.iter().map(|s| s.0));
+        let mut seen = B::ZERO;
+        let mut candidates = Vec::new();
+        for g in groups {
+            candidates.extend(cells(g & empty & !seen));
+            seen |= g;
+        }
+        let mut best: Option<(usize, Cell)> = None;
+        for c in candidates {
+            if best.is_some() && Instant::now() >= until {
+                break;
+            }
+            let mut child = st;
+            child[me.index()] |= bit(c.index());
+            if let Some(n) = self.cells_to_defend(child, me)
+                && best.is_none_or(|(m, _)| n < m)
+            {
+                best = Some((n, c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+}
+
+/// One [`ConnSearch`] on the bitboard type of a board's size, for the
+/// knowledge without the connection search: a root's verdict and the
+/// facts of positions below it (the distance search's knowledge).
+pub enum Analyst {
+    Narrow(Box<ConnSearch<u128>>),
+    Three(Box<ConnSearch<Wide<3>>>),
+    Four(Box<ConnSearch<Wide<4>>>),
+    Eleven(Box<ConnSearch<Wide<11>>>),
+}
+
+/// `$body` with `$s` the analyst's [`ConnSearch`], whatever its type.
+macro_rules! with_search {
+    ($a:expr, $s:ident => $body:expr) => {
+        match $a {
+            Analyst::Narrow($s) => $body,
+            Analyst::Three($s) => $body,
+            Analyst::Four($s) => $body,
+            Analyst::Eleven($s) => $body,
+        }
+    };
+}
+
+impl Analyst {
+    /// For `pos`'s board with H-search caps `caps`.
+    pub fn new(pos: &Position, caps: Caps) -> Option<Analyst> {
+        fn one<B: Bitboard>(pos: &Position, caps: Caps) -> Option<Box<ConnSearch<B>>> {
+            ConnSearch::with_caps(pos, caps).map(Box::new)
+        }
+        Some(match Width::of(pos.geometry()) {
+            Width::Narrow => Analyst::Narrow(one(pos, caps)?),
+            Width::Three => Analyst::Three(one(pos, caps)?),
+            Width::Four => Analyst::Four(one(pos, caps)?),
+            Width::Eleven => Analyst::Eleven(one(pos, caps)?),
+        })
+    }
+
+    /// Whether it is for `pos`'s board and these caps.
+    pub fn is_for(&self, pos: &Position, caps: Caps) -> bool {
+        let caps = Caps::new(caps.fulls, caps.semis);
+        with_search!(self, s => s.is_for(pos) && s.hs.caps() == caps)
+    }
+
+    /// Its H-search's runs give up after `deadline`
+    /// ([`Hsearch::set_deadline`]).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        with_search!(self, s => s.hs.set_deadline(deadline))
+    }
+
+    /// See [`ConnSearch::verdict`].
+    pub fn verdict(&mut self, pos: &Position, me: Color) -> Verdict {
+        with_search!(self, s => s.verdict(pos, me))
+    }
+
+    /// See [`ConnSearch::facts`].
+    pub fn facts(&mut self, pos: &Position, me: Color, consider: bool) -> Facts {
+        with_search!(self, s => s.facts(pos, me, consider))
+    }
+
+    /// See [`ConnSearch::simplest_win`].
+    pub fn simplest_win(&mut self, pos: &Position, me: Color, until: Instant) -> Option<Cell> {
+        with_search!(self, s => s.simplest_win(pos, me, until))
     }
 }
 

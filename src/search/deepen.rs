@@ -1,5 +1,5 @@
-//! Iterative deepening: the distance search's loop over depths, the
-//! connection search's and the endgame search's.
+//! Iterative deepening: the distance search's loop over depths and the
+//! connection search's.
 
 use super::*;
 use crate::board::Bitboard;
@@ -74,7 +74,7 @@ impl Searcher {
             w.know_nodes = 0;
             w.know_misses = 0;
             w.know_time = Duration::ZERO;
-            w.set_knowledge(None, CellSet::EMPTY);
+            w.forget_root();
             w.reset_heuristics();
         }
         self.tt.new_search();
@@ -144,8 +144,14 @@ impl Searcher {
                 build: t + budget * 2 / 5,
                 search: deadline,
             };
-            let verdict =
-                Self::root_knowledge(&mut self.workers, self.pool.as_ref(), pos, to_move, times);
+            let verdict = Self::root_knowledge(
+                &mut self.workers,
+                self.pool.as_ref(),
+                pos,
+                to_move,
+                times,
+                params.conn_caps,
+            );
             log::debug!("knowledge at the root: {:.3}s", t.elapsed().as_secs_f64());
             match verdict {
                 RootKnowledge::Play(c, score) => {
@@ -193,37 +199,24 @@ impl Searcher {
         {
             moves.retain(|&c| region.contains(c));
         }
+        // The connection search: from the first move on boards of at most
+        // 254 cells, and in the endgame (at most `endgame_empty_pct` of the
+        // cells empty) on every board and with `connection_search` off.
+        let endgame =
+            empties as usize * 100 <= params.endgame_empty_pct * pos.geometry().num_cells();
         if root_kn
-            && params.connection_search
             && params.level != Level::Medium
-            && connsearch::fits(pos)
+            && (endgame || (params.connection_search && connsearch::from_first_move(pos)))
         {
             let root = ConnRoot {
                 pos,
                 me: to_move,
                 moves: &moves,
+                excluded,
                 max_depth,
                 leave_rest,
             };
             if let Some(o) = self.search_conn(root, stop, (start, budget), report) {
-                return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
-            }
-            return done(moves[0], 0, 0, 1, vec![moves[0]], moves.clone());
-        }
-        if root_kn
-            && empties as usize * 100 <= params.endgame_empty_pct * pos.geometry().num_cells()
-            && params.level != Level::Medium
-            && let Some(know) = self.workers[0].know.take()
-        {
-            let root = ConnRoot {
-                pos,
-                me: to_move,
-                moves: &moves,
-                max_depth,
-                leave_rest,
-            };
-            let out = Self::search_vc(know, root, stop, (start, budget), report);
-            if let Some(o) = out {
                 return done(o.best, o.score, o.depth, o.nodes, o.pv, o.ranked);
             }
             return done(moves[0], 0, 0, 1, vec![moves[0]], moves.clone());
@@ -321,6 +314,7 @@ impl Searcher {
             Searchers::Narrow(v) => self.search_conn_with(v, root, stop, clock, report),
             Searchers::Three(v) => self.search_conn_with(v, root, stop, clock, report),
             Searchers::Four(v) => self.search_conn_with(v, root, stop, clock, report),
+            Searchers::Eleven(v) => self.search_conn_with(v, root, stop, clock, report),
         };
         self.conn = searchers;
         out
@@ -338,6 +332,7 @@ impl Searcher {
             pos,
             me,
             moves,
+            excluded,
             max_depth,
             leave_rest,
         } = root;
@@ -424,78 +419,39 @@ impl Searcher {
         }
         if let Some(b) = best.as_mut() {
             b.nodes = searchers.iter().map(|s| s.nodes).sum();
+            if score_is_win(b.score) {
+                let c = Self::superior_win(&mut searchers[0], pos, me, b.best, &excluded);
+                if c != b.best {
+                    b.best = c;
+                    b.pv = vec![c];
+                }
+            }
         }
         best
     }
 
-    /// The endgame search ([`vcsearch`]) over the root `moves`, deepening
-    /// while the next depth is predicted to fit in `budget`: the best
-    /// move, score, depth, nodes and line of the last finished depth.
-    pub(super) fn search_vc(
-        know: Knowledge,
-        root: ConnRoot,
-        stop: Stop,
-        (start, budget): (Instant, Duration),
-        report: &mut dyn FnMut(&SearchReport),
-    ) -> Option<VcOutcome> {
-        let ConnRoot {
-            pos,
-            me,
-            moves,
-            max_depth,
-            ..
-        } = root;
-        let mut vs = vcsearch::VcSearch::new(know, stop, start + budget, VC_WIDTH);
-        let mut order = vs.order(&moves.iter().copied().collect());
-        if order.is_empty() {
-            // Every root move is filled in (a position the fill-in alone
-            // wins): the plain answer will do.
-            return None;
-        }
-        let mut best = None;
-        let mut clock = DepthClock::new();
-        for depth in 1..=max_depth {
-            let iter_start = Instant::now();
-            let Some(it) = vs.iteration(me, depth, &order) else {
-                break;
-            };
-            order = it.order.clone();
-            let elapsed = start.elapsed();
-            log::info!(
-                "endgame search: depth {depth} score {} nodes {} time {:.3}s pv {}",
-                it.score,
-                vs.nodes,
-                elapsed.as_secs_f64(),
-                line_names(pos, &it.pv)
-            );
-            report(&SearchReport {
-                depth,
-                score: it.score,
-                nodes: vs.nodes,
-                elapsed,
-                pv: it.pv.clone(),
-            });
-            let decided = score_is_win(it.score) || score_is_loss(it.score);
-            best = Some(VcOutcome {
-                best: it.best,
-                score: it.score,
-                depth,
-                nodes: vs.nodes,
-                pv: it.pv,
-                ranked: it.order,
-            });
-            if decided {
-                break;
-            }
-            if !clock.next_fits(iter_start.elapsed(), start, budget) {
-                break;
-            }
-        }
-        // The nodes of an unfinished last depth count too.
-        if let Some(b) = best.as_mut() {
-            b.nodes = vs.nodes;
-        }
-        best
+    /// A winning root move that is not inferior: the search stops at its
+    /// first winning move, which may be a cell a player would never choose
+    /// (dominated, or vulnerable to a reply) when a cell at least as good
+    /// wins as well; that cell is played when it is not `excluded` and the
+    /// connections show at once that it wins too.
+    fn superior_win<B: Bitboard>(
+        searcher: &mut connsearch::ConnSearch<B>,
+        pos: &Position,
+        me: Color,
+        best: Cell,
+        excluded: &CellSet,
+    ) -> Cell {
+        let opp = me.opponent();
+        crate::knowledge::ice::superior_cells(pos, me, best)
+            .into_iter()
+            .filter(|&c| !excluded.contains(c))
+            .find(|&c| {
+                let mut child = pos.clone();
+                child.play(me, c);
+                child.has_won(me) || searcher.evaluate(&child, opp) == Err(me)
+            })
+            .unwrap_or(best)
     }
 }
 

@@ -9,9 +9,11 @@
 //! On boards of at most 254 cells (up to 15x15), with the knowledge on
 //! and at levels hard and max, the root's knowledge (below) is followed by
 //! the connection search ([`connsearch`]): the Hex knowledge at every node
-//! from the first move, deepening to the end of the move's time. What
-//! follows is the distance search, which plays the other boards and
-//! levels (`param_ferrohex connection_search 0` chooses it everywhere).
+//! from the first move, deepening to the end of the move's time. On bigger
+//! boards (and with `param_ferrohex connection_search 0`) the distance
+//! search described below plays until the endgame
+//! ([`DEFAULT_ENDGAME_EMPTY_PCT`]), the connection search after; level
+//! medium is the distance search throughout.
 //!
 //! How a move is chosen by the distance search (levels hard and max):
 //! - Tactics first, from the 0-1 distance on bitboards: a move that wins at
@@ -33,20 +35,19 @@
 //!   time times the larger of the last two growth ratios) does not fit is
 //!   not started; the stop flag and the deadline are polled every 256
 //!   nodes, and an unfinished depth is thrown away.
-//! - Hex knowledge (`SearchParams::knowledge`, on by default; see
-//!   `crate::knowledge`): at the root, after the 0-1 tactics, inferior
-//!   cells are filled in and both colours' virtual connections built (one
-//!   copy per thread). A position they decide for the mover is answered at
-//!   once with the winning key (or a cell of the winning connection's
-//!   carrier); a lost one is searched, without knowledge, over the cells
-//!   in every carrier of the opponent's winning connections and reported
-//!   as a proven loss; otherwise a consider set (mustplay minus inferior
-//!   cells) of one cell is played at once and a larger one restricts the
-//!   root moves. Nodes at plies below [`KNOW_PLIES`] score positions the
-//!   connections decide as wins/losses and search only their consider
-//!   set; the knowledge follows the search path lazily and its answers are
-//!   cached by position, so it costs an incremental update (about 3 ms on
-//!   11x11) only the first time a position is met.
+//! - Hex knowledge (`SearchParams::knowledge`, on by default): at the
+//!   root, after the 0-1 tactics, each thread's [`connsearch::Analyst`]
+//!   fills in the inferior cells and the carriers decompositions capture
+//!   and builds both colours' virtual connections on bitboards. A position
+//!   they decide for the mover is answered at once with its simplest
+//!   winning move; a lost one is searched, without knowledge, over the
+//!   cells of the opponent's winning connection and reported as a proven
+//!   loss; otherwise a consider set (mustplay minus inferior cells) of one
+//!   cell is played at once and a larger one restricts the root moves.
+//!   Nodes at plies below [`KNOW_PLIES`] score positions the connections
+//!   decide as wins/losses and search only their consider set; their
+//!   H-search runs start from the root's connections, and the answers are
+//!   cached by position.
 //! - A proven win or loss ends the search. A lost position still gets the
 //!   move that loses slowest (scores count plies to the end), or a
 //!   resignation with `resign` on.
@@ -70,7 +71,6 @@ mod simple;
 #[cfg(test)]
 mod tests;
 mod tt;
-mod vcsearch;
 mod worker;
 
 pub use opening::opening_region;
@@ -83,7 +83,6 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Cell, CellSet, Color, Position};
 use crate::eval::{Dist01, EvalKind};
-use crate::knowledge::{self, Knowledge};
 use crate::timeman::DepthClock;
 pub use crate::timeman::{TimeControl, time_budget};
 use tt::Tt;
@@ -171,12 +170,14 @@ struct ConnRoot<'a> {
     pos: &'a Position,
     me: Color,
     moves: &'a [Cell],
+    /// Moves the answer must not be (see [`Request::excluded`]).
+    excluded: CellSet,
     max_depth: u32,
     /// See [`Request::leave_rest`].
     leave_rest: bool,
 }
 
-/// The endgame and connection searches' answer: the last finished depth's
+/// The connection search's answer: the last finished depth's
 /// best move, its score and line, the root moves best first, and the
 /// nodes of the whole search.
 struct VcOutcome {
@@ -408,18 +409,13 @@ impl Searcher {
 /// on 9x9 at 0.5 s a move, and 21 of endgame.tst against 22.
 pub const KNOW_PLIES: usize = 2;
 
-/// The endgame search runs when at most this percentage of the cells are
-/// empty (90 on 11x11, 60 on 9x9). On endgame.tst (11x11, 60 to 101
-/// empty cells, 10 s a move) it passed 28 of 40 against 25 with the plain
-/// search: tests 56, 59 and 65, at 72-87 empty cells. At 100% it passed 27
-/// (test 28, at 100 empty cells, lost), and on 9x9, where that is every
-/// move, it lost 2-8 to the plain search at 1 s a move: a few plies deep,
-/// it is no opening player.
+/// Where the connection search does not play from the first move (boards
+/// above 254 cells, or `connection_search` off), it takes over from the
+/// distance search when at most this percentage of the cells are empty
+/// (90 on 11x11, 60 on 9x9): on endgame.tst (11x11, 60 to 101 empty
+/// cells, 10 s a move) a search with the connections at every node
+/// passed 28 of 40 against 25 for the distance search alone.
 pub const DEFAULT_ENDGAME_EMPTY_PCT: usize = 75;
-
-/// Moves searched per node below the root by the endgame search (Wolve's
-/// ply width).
-const VC_WIDTH: usize = 20;
 
 /// The connection search's table, in MiB: it sees thousands of nodes a
 /// second, so 16 MiB (a million entries) holds every node of a move.

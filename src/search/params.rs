@@ -109,13 +109,13 @@ pub struct SearchParams {
     /// to the consider set (`param_ferrohex knowledge 0|1`).
     pub knowledge: bool,
     /// With the knowledge on and at most this percentage of the board's
-    /// cells empty, the search is the endgame search (`vcsearch`):
-    /// connections at every node, resistance over them as the evaluation.
-    /// 0: never. See [`DEFAULT_ENDGAME_EMPTY_PCT`].
+    /// cells empty, the connection search ([`connsearch`]) plays every
+    /// board, whatever `connection_search` says. 0: never. See
+    /// [`DEFAULT_ENDGAME_EMPTY_PCT`].
     pub endgame_empty_pct: usize,
     /// On boards of at most 254 cells, search with the connections at
     /// every node from the first move ([`connsearch`]) instead of the
-    /// distance search and the endgame search
+    /// distance search until the endgame (`endgame_empty_pct`)
     /// (`param_ferrohex connection_search 0|1`).
     pub connection_search: bool,
     /// The connection search's H-search: how many full and semi
@@ -205,7 +205,7 @@ impl SearchParams {
             Param::int(
                 "endgame_empty_pct",
                 (0, 100),
-                "the endgame search when at most this percentage of the cells is empty",
+                "the connection search on every board when at most this percentage of the cells is empty",
                 |p: &P| p.endgame_empty_pct,
                 |p, n| p.endgame_empty_pct = n,
             ),

@@ -8,9 +8,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use super::connsearch::{Analyst, Verdict};
 use super::worker::INF;
 use super::*;
 use super::{score_is_loss, score_is_win};
+use crate::solver::vc::Caps;
 
 /// One root iteration's scores.
 pub(crate) struct RootScores {
@@ -145,14 +147,13 @@ pub(super) fn best_first(scores: &[i32], best_idx: usize) -> Vec<usize> {
 
 impl Searcher {
     /// What the knowledge says at the root, for `me` to move in `pos`.
-    /// Builds every worker's knowledge (on the position with inferior
-    /// cells filled in) as a side effect.
+    /// Has every worker's analyst analyse the root as a side effect.
     ///
     /// - Decided for `me`: play the winning key (or a cell keeping the
     ///   winning connection) at once.
     /// - Decided against `me`: search, without knowledge below the root,
-    ///   only the cells in every carrier of the opponent's winning
-    ///   connections (where it can still be made to answer), so the move
+    ///   only the cells of the carrier of the opponent's winning full
+    ///   connection (where it can still be made to answer), so the move
     ///   resists as long as the search can tell.
     /// - Otherwise: a consider set of one cell is played at once; a larger
     ///   one that leaves out some empty cells restricts the root moves.
@@ -162,59 +163,61 @@ impl Searcher {
         pos: &Position,
         me: Color,
         times: RootTimes,
+        caps: Caps,
     ) -> RootKnowledge {
-        let until = times.simplest;
-        // Connections are built on the board with its dead and captured
-        // cells filled in (checked to keep the winner against brute force
-        // in tests/solver.rs), which finds more of them.
-        let (filled, fills) = knowledge::fill_in(pos);
-        // Then the carriers decompositions capture (and what they fill in
-        // turn), which need the connections (checked against brute force
-        // in tests/decompose.rs).
-        let mut k = Knowledge::new_until(&filled, times.build);
-        let (_, more) = knowledge::decompose::fill_until(&mut k, times.build);
-        let filled = k.position().clone();
-        drop(k);
-        let fills = fills[0].union(&fills[1]).union(&more[0]).union(&more[1]);
-        let build = |w: &mut Worker| {
-            let mut k = Knowledge::new_until(&filled, times.build);
+        // Each worker's analyst analyses the root (its fill-in, the
+        // decompositions' captures, both colours' connections), which its
+        // nodes' analyses start from; worker 0's verdict is the root's.
+        let prepare = |w: &mut Worker| -> Option<Verdict> {
+            if !w.know.as_ref().is_some_and(|k| k.is_for(pos, caps)) {
+                w.know = Analyst::new(pos, caps);
+            }
+            let k = w.know.as_mut()?;
+            k.set_deadline(Some(times.build));
+            let v = k.verdict(pos, me);
             k.set_deadline(Some(times.search));
-            w.set_knowledge(Some(k), fills)
+            w.knows = true;
+            Some(v)
         };
+        let mut verdicts: Vec<Option<Verdict>> = vec![None; workers.len()];
         match pool {
             Some(pool) if workers.len() > 1 => pool.scope(|scope| {
-                for w in workers.iter_mut() {
-                    scope.spawn(move |_| build(w));
+                for (w, v) in workers.iter_mut().zip(verdicts.iter_mut()) {
+                    scope.spawn(move |_| *v = prepare(w));
                 }
             }),
-            _ => workers.iter_mut().for_each(build),
+            _ => verdicts[0] = prepare(&mut workers[0]),
         }
         // Connections that could not be built in two fifths of the move's
         // time cannot be kept up at every node in the rest of it either:
-        // then the distance search runs over the consider set (on 13x13 at
-        // 0.2 s a move, the endgame search did not finish one depth and
-        // answered up to 0.3 s late).
+        // then the distance search runs over the consider set without them
+        // below the root.
         let too_slow = Instant::now() >= times.build;
+        if too_slow {
+            workers.iter_mut().for_each(|w| w.knows = false);
+        }
         let w0 = &mut workers[0];
         let opp = me.opponent();
         let d_me = w0.distance(me).max(1) as i32;
         let d_opp = w0.distance(opp).max(1) as i32;
-        let k = w0.know.as_ref().expect("just built");
         let empty = pos.empty_cells();
-        match k.decided(me) {
-            Some(winner) if winner == me => {
-                // The simplest win is measured on the real board: on the
-                // filled one, captured cells already count as stones.
-                let key = k.winning_key(me);
-                let k = w0.know.as_mut().expect("just built");
-                // Another build of the connections: only within the time
-                // set aside for it (on big boards one build can take it all).
-                let simplest = if Instant::now() < until {
-                    Knowledge::new_until(pos, until)
-                        .simplest_win(me, until)
-                        .or_else(|| k.simplest_win(me, until))
-                } else {
-                    None
+        let Some(verdict) = verdicts.swap_remove(0) else {
+            return RootKnowledge::Search {
+                only: None,
+                inner: false,
+            };
+        };
+        match verdict {
+            Verdict::Won(key) => {
+                // The simplest win, within the time set aside for it.
+                let simplest = match w0.know.as_mut() {
+                    Some(k) if Instant::now() < times.simplest => {
+                        k.set_deadline(Some(times.simplest));
+                        let c = k.simplest_win(pos, me, times.simplest);
+                        k.set_deadline(Some(times.search));
+                        c
+                    }
+                    _ => None,
                 };
                 if let Some(c) = simplest.or(key).filter(|&c| pos.is_empty(c)) {
                     return RootKnowledge::Play(c, WIN - (2 * d_me - 1).max(1));
@@ -223,33 +226,12 @@ impl Searcher {
                 // win; let the search pick one.
                 RootKnowledge::Search {
                     only: None,
-                    inner: true,
+                    inner: !too_slow,
                 }
             }
-            Some(_) => {
-                let vc = k.vcs(opp);
-                let carriers = vc
-                    .edge_fulls()
-                    .iter()
-                    .copied()
-                    .chain(vc.edge_semis().iter().map(|s| s.carrier));
-                let mut common = empty;
-                for c in carriers {
-                    common = common.intersection(&c);
-                }
-                let only = if common.is_empty() {
-                    vc.edge_fulls()
-                        .iter()
-                        .min_by_key(|c| c.len())
-                        .map(|c| c.intersection(&empty))
-                        .filter(|c| !c.is_empty())
-                } else {
-                    Some(common)
-                };
-                RootKnowledge::Lost(only, -(WIN - 2 * d_opp))
-            }
-            None => {
-                let set = k.consider_set(me).intersection(&empty);
+            Verdict::Lost(only) => RootKnowledge::Lost(only, -(WIN - 2 * d_opp)),
+            Verdict::Open(moves) => {
+                let set: CellSet = moves.into_iter().filter(|&c| empty.contains(c)).collect();
                 if set.len() == 1 {
                     let c = set.iter().next().expect("one cell");
                     w0.pos.play(me, c);
@@ -281,14 +263,14 @@ impl Searcher {
     ) -> Option<(Vec<i32>, usize, bool)> {
         let opp = me.opponent();
         let child = |w: &mut Worker, c: Cell, alpha: i32, beta: i32| -> i32 {
-            let ckn = w.child_knows(sh, kn, 0, c);
-            w.make(me, c, ckn);
+            let ckn = w.child_knows(sh, kn, 0);
+            w.make(me, c);
             let s = if w.pos.has_won(me) {
                 WIN - 1
             } else {
                 -w.negamax(sh, depth - 1, 1, (-beta, -alpha), opp, ckn)
             };
-            w.unmake(ckn);
+            w.unmake();
             s
         };
         let t0 = Instant::now();

@@ -2,8 +2,9 @@
 //! transposition table, killer and history move ordering, a width limit
 //! below the root and 0-1-distance tactics at every node.
 //!
-//! Near the root (plies below [`Shared::know_plies`]) a worker also keeps a
-//! [`Knowledge`] in step with its position: a position the connections
+//! Near the root (plies below [`Shared::know_plies`]) a worker also asks
+//! its [`Analyst`] (the connection search's analysis of a node, its runs
+//! starting from the root's connections): a position the connections
 //! decide is scored as a win or loss at once, and the moves searched are
 //! the consider set (mustplay minus inferior cells) instead of every empty
 //! cell. Deeper nodes use the plain search, which is far cheaper per node.
@@ -13,10 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::WIN;
+use super::connsearch::{Analyst, Facts};
 use super::tt::{Tt, TtEntry};
 use crate::board::{Cell, CellSet, Color, MAX_CELLS, Position};
 use crate::eval::{CellValues, Dist01, EvalKind, Evaluator};
-use crate::knowledge::Knowledge;
 
 /// Deepest ply a search can reach (a full 26x26 board plus slack).
 pub(crate) const MAX_PLY: usize = MAX_CELLS + 8;
@@ -78,31 +79,20 @@ pub(crate) struct Worker {
     /// One reusable move list per ply.
     lists: Vec<Vec<(i64, Cell)>>,
     pub nodes: u64,
-    /// Connections for the root position (with inferior cells filled
-    /// in). Brought in step with the search path lazily, only when a node
-    /// below `Shared::know_plies` misses the cache.
-    pub know: Option<Knowledge>,
-    /// The cells the knowledge's root position has filled in.
-    pub know_fills: CellSet,
-    /// The moves from the root to this node, while within the knowledge
-    /// plies; the first `know_len` of them are played on `know`.
-    path: Vec<(Color, Cell)>,
-    know_len: usize,
+    /// The knowledge's analyst, kept from search to search while the
+    /// board stays (its tables are some MiB).
+    pub know: Option<Analyst>,
+    /// Whether `know` has analysed this search's root, so that nodes
+    /// below it may ask it.
+    pub knows: bool,
     /// What the knowledge said about positions already seen, by `tt_key`.
-    know_cache: HashMap<u64, KnowInfo>,
+    know_cache: HashMap<u64, Facts>,
     /// Nodes where the knowledge was consulted, and those that missed the
     /// cache.
     pub know_nodes: u64,
     pub know_misses: u64,
     /// Time spent bringing the knowledge up to date and asking it.
     pub know_time: std::time::Duration,
-}
-
-/// The knowledge's answers at one node.
-#[derive(Clone, Copy)]
-struct KnowInfo {
-    decided: Option<Color>,
-    consider: Option<CellSet>,
 }
 
 /// Cache entries kept at most; the cache is emptied when it grows past.
@@ -120,9 +110,7 @@ impl Worker {
             lists: Vec::new(),
             nodes: 0,
             know: None,
-            know_fills: CellSet::EMPTY,
-            path: Vec::new(),
-            know_len: 0,
+            knows: false,
             know_cache: HashMap::new(),
             know_nodes: 0,
             know_misses: 0,
@@ -209,82 +197,51 @@ impl Worker {
         list.sort_by_key(|e| std::cmp::Reverse(e.0));
     }
 
-    /// Sets the knowledge for a new search from `root` (the real root
-    /// position): `know` describes `root` plus the `fills`.
-    pub fn set_knowledge(&mut self, know: Option<Knowledge>, fills: CellSet) {
-        self.know = know;
-        self.know_fills = fills;
-        self.path.clear();
-        self.know_len = 0;
+    /// Starts a new search: the knowledge describes no root yet.
+    pub fn forget_root(&mut self) {
+        self.knows = false;
         if self.know_cache.len() > KNOW_CACHE_MAX {
             self.know_cache.clear();
         }
     }
 
-    /// Whether a child reached by `c` can use the knowledge: the parent
-    /// can (`kn`), the child is shallow enough and `c` is not filled in on
-    /// the knowledge's board.
+    /// Whether a child of a node at `ply` can use the knowledge: the
+    /// parent can (`kn`) and the child is shallow enough.
     #[inline]
-    pub fn child_knows(&self, sh: &Shared, kn: bool, ply: usize, c: Cell) -> bool {
-        kn && ply + 1 < sh.know_plies && self.know.is_some() && !self.know_fills.contains(c)
+    pub fn child_knows(&self, sh: &Shared, kn: bool, ply: usize) -> bool {
+        kn && ply + 1 < sh.know_plies && self.knows
     }
 
-    /// Plays `c` for `me`; `kn`: the child uses the knowledge.
+    /// Plays `c` for `me`.
     #[inline]
-    pub fn make(&mut self, me: Color, c: Cell, kn: bool) {
+    pub fn make(&mut self, me: Color, c: Cell) {
         self.pos.play(me, c);
-        if kn {
-            self.path.push((me, c));
-        }
     }
 
     /// Takes back [`Worker::make`].
     #[inline]
-    pub fn unmake(&mut self, kn: bool) {
+    pub fn unmake(&mut self) {
         self.pos.unplay();
-        if kn {
-            self.path.pop();
-            if self.know_len > self.path.len() {
-                if let Some(k) = self.know.as_mut() {
-                    k.undo();
-                }
-                self.know_len -= 1;
-            }
-        }
     }
 
     /// The knowledge's answers at this node for `me` to move (the consider
-    /// set too when `consider`), from the cache or by bringing the
-    /// knowledge in step with the path.
-    fn know_info(&mut self, me: Color, consider: bool) -> KnowInfo {
+    /// set too when `consider`), from the cache or from the analyst.
+    fn know_info(&mut self, me: Color, consider: bool) -> Facts {
         self.know_nodes += 1;
         let key = tt_key(&self.pos, me);
-        let cached = self.know_cache.get(&key).copied();
-        if let Some(info) = cached
+        if let Some(info) = self.know_cache.get(&key).copied()
             && (!consider || info.decided.is_some() || info.consider.is_some())
         {
             return info;
         }
         self.know_misses += 1;
         let t = Instant::now();
-        let Some(k) = self.know.as_mut() else {
-            return KnowInfo {
+        let info = match self.know.as_mut() {
+            Some(k) if self.knows => k.facts(&self.pos, me, consider),
+            _ => Facts {
                 decided: None,
                 consider: None,
-            };
-        };
-        while self.know_len < self.path.len() {
-            let (color, c) = self.path[self.know_len];
-            k.play(color, c);
-            self.know_len += 1;
-        }
-        let decided = match cached {
-            Some(info) => info.decided,
-            None => k.decided(me),
-        };
-        let info = KnowInfo {
-            decided,
-            consider: (consider && decided.is_none()).then(|| k.consider_set(me)),
+            },
         };
         self.know_cache.insert(key, info);
         self.know_time += t.elapsed();
@@ -367,10 +324,10 @@ impl Worker {
         let mut best_move = None;
         if let Some(c) = forced {
             // A forced block is searched without spending depth.
-            let ckn = self.child_knows(sh, kn, ply, c);
-            self.make(me, c, ckn);
+            let ckn = self.child_knows(sh, kn, ply);
+            self.make(me, c);
             best = -self.negamax(sh, depth, ply + 1, (-beta, -alpha), opp, ckn);
-            self.unmake(ckn);
+            self.unmake();
             best_move = Some(c);
         } else {
             self.order_moves(me, ply, tt_move, only);
@@ -379,8 +336,8 @@ impl Worker {
                 list.truncate(sh.width);
             }
             for (i, &(_, c)) in list.iter().enumerate() {
-                let ckn = self.child_knows(sh, kn, ply, c);
-                self.make(me, c, ckn);
+                let ckn = self.child_knows(sh, kn, ply);
+                self.make(me, c);
                 let mut s;
                 if i == 0 {
                     s = -self.negamax(sh, depth - 1, ply + 1, (-beta, -alpha), opp, ckn);
@@ -392,7 +349,7 @@ impl Worker {
                         s = -self.negamax(sh, depth - 1, ply + 1, (-beta, -alpha), opp, ckn);
                     }
                 }
-                self.unmake(ckn);
+                self.unmake();
                 if sh.aborted() {
                     self.lists[ply] = list;
                     return 0;

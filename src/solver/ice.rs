@@ -313,6 +313,62 @@ pub fn dominated<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, moves: B
     pruned
 }
 
+/// Moves of `color` among `moves` whose closed neighbourhood, as `color`
+/// sees it, lies inside that of an adjacent empty cell `d`: the cell
+/// itself, its empty neighbours, `color`'s groups next to it and the
+/// edges it touches (a group on an edge counts as the edge). A chain
+/// through such a cell can go through `d` instead, so `d` is at least as
+/// good (neighbourhood domination, Henderson's thesis). Extra stones of
+/// either side elsewhere keep the inclusion. Cells pruned by `already`
+/// or here never dominate (cycles of equal neighbourhoods keep one cell).
+pub fn neighbourhood_dominated<B: Bitboard>(
+    bits: &Bits<B>,
+    st: [B; 2],
+    color: Color,
+    moves: B,
+    already: B,
+) -> B {
+    let own = st[color.index()];
+    let empty = bits.all & !st[0] & !st[1];
+    let (e1, e2) = color.edges();
+    let (edge1, edge2) = (bits.edge(e1), bits.edge(e2));
+    let on1 = bits.flood(edge1 & own, own);
+    let on2 = bits.flood(edge2 & own, own);
+    // The cells that see each edge: on it, or next to a group on it.
+    let sees1 = edge1 | bits.spread(on1);
+    let sees2 = edge2 | bits.spread(on2);
+    let mut pruned = B::ZERO;
+    for c in (moves & !already).ones() {
+        let nb = bits.nbr(c);
+        // Each other group next to `c`, as the cells next to it.
+        let mut groups = [B::ZERO; 6];
+        let mut n = 0;
+        let mut rest = nb & own & !on1 & !on2;
+        while rest.any() {
+            let g = bits.flood(rest.lowest(), own);
+            rest &= !g;
+            groups[n] = bits.spread(g);
+            n += 1;
+        }
+        let need1 = edge1.has(c) || (nb & on1).any();
+        let need2 = edge2.has(c) || (nb & on2).any();
+        let cands = nb & empty & !already & !pruned;
+        for d in cands.ones() {
+            let others = nb & empty & !bit::<B>(d);
+            if (others & !bits.nbr(d)).any()
+                || (need1 && !sees1.has(d))
+                || (need2 && !sees2.has(d))
+                || groups[..n].iter().any(|g| !g.has(d))
+            {
+                continue;
+            }
+            pruned |= bit(c);
+            break;
+        }
+    }
+    pruned
+}
+
 /// Whether an opponent stone at the empty cell `y` might disconnect
 /// `color`'s open cells (empty or its own): false when `y` is off
 /// `color`'s edges and its open neighbours are joined to each other

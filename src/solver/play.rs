@@ -154,7 +154,7 @@ impl Solver {
         // Players (and the regression files) expect a move that is not
         // inferior: a dominated or vulnerable winner gives way to a cell at
         // least as good, when its proof is no longer.
-        for c in superior_cells(pos, to_move, best) {
+        for c in crate::knowledge::ice::superior_cells(pos, to_move, best) {
             if Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -229,43 +229,6 @@ impl Solver {
         oracle::order(eval.as_mut(), pos, to_move, &mut all, &mut values);
         all[0]
     }
-}
-
-/// When `cell` is an inferior move for `to_move` (dominated, or vulnerable
-/// to an opponent reply), the cells at least as good as it, through chains
-/// of dominators and killers, that are not inferior themselves; nearest
-/// first. Empty when `cell` is not inferior (or is a fill-in cell, which
-/// has no such chain).
-fn superior_cells(pos: &Position, to_move: Color, cell: Cell) -> Vec<Cell> {
-    let inf = crate::knowledge::ice::analyze(pos, to_move);
-    let pruned = inf.pruned();
-    if !pruned.contains(cell) {
-        return Vec::new();
-    }
-    let better = |c: Cell| {
-        let find = |list: &[(Cell, crate::board::CellSet)]| {
-            list.iter()
-                .find(|(x, _)| *x == c)
-                .map_or(crate::board::CellSet::EMPTY, |(_, s)| *s)
-        };
-        find(&inf.dominated).union(&find(&inf.vulnerable))
-    };
-    let mut seen = crate::board::CellSet::EMPTY;
-    seen.insert(cell);
-    let (mut queue, mut out) = (std::collections::VecDeque::from([cell]), Vec::new());
-    while let Some(c) = queue.pop_front() {
-        for d in better(c).iter() {
-            if seen.contains(d) {
-                continue;
-            }
-            seen.insert(d);
-            if !pruned.contains(d) {
-                out.push(d);
-            }
-            queue.push_back(d);
-        }
-    }
-    out
 }
 
 /// The height of the proof in `table` that `winner` wins the oracle's

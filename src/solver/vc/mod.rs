@@ -25,6 +25,8 @@ mod tests;
 
 pub use bits::{Bits, Width, bit, cells, fits, stones};
 
+use std::time::Instant;
+
 use crate::board::{Bitboard, Color};
 
 const ORMAX: usize = 4;
@@ -151,9 +153,15 @@ pub struct Hsearch<B: Bitboard> {
     /// two edges' nodes hold the stones touching them).
     group_cells: Box<[B; MAXN]>,
     groups: usize,
+    /// When runs give up (see [`Hsearch::set_deadline`]).
+    deadline: Option<Instant>,
 }
 
 const EDGE_LIST_MAX: usize = 256;
+
+/// A run with a deadline looks at the clock once every this many fulls
+/// it combines.
+const DEADLINE_EVERY: usize = 64;
 
 /// The cells of a run's colour: its live stones, the cells it cannot
 /// use (opponent stones and dead cells), the rest.
@@ -393,6 +401,7 @@ impl<B: Bitboard> Hsearch<B> {
             damaged: Vec::new(),
             damaged_with: table(B::ZERO),
             edge_list: Vec::new(),
+            deadline: None,
             group_cells: table(B::ZERO),
             groups: 0,
         }
@@ -609,6 +618,13 @@ impl<B: Bitboard> Hsearch<B> {
         // found by AND through that cell.
         let mut qi = 0;
         while qi < self.queue.len() && !self.stopped {
+            if qi % DEADLINE_EVERY == 0
+                && let Some(d) = self.deadline
+                && Instant::now() >= d
+            {
+                self.stopped = true;
+                break;
+            }
             let (x, y, shrunk, c) = self.queue[qi];
             qi += 1;
             let (x, y) = (x as usize, y as usize);
@@ -671,6 +687,13 @@ impl<B: Bitboard> Hsearch<B> {
             self.semis.resize(self.semis.len() + sc, B::ZERO);
             self.keys.resize(self.keys.len() + sc, 0);
         }
+    }
+
+    /// Runs after `deadline` give up: they stop combining and are not
+    /// [`Hsearch::finished`]. What they found is sound, only less (on the
+    /// biggest boards one run can take longer than a short move).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// The list lengths this H-search keeps.
