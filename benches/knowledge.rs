@@ -1,34 +1,30 @@
 //! Criterion benches for the Hex knowledge on an early-middle-game 11x11
-//! position: the knowledge module's H-search from scratch, its incremental
-//! play + undo and inferior cell analysis (boards above 252 cells and the
-//! root use it), and the bitboard H-search the connection search and the
-//! solver run at every node: from scratch, and a child's update from its
-//! parent's connections. Run with `cargo bench --bench knowledge`.
+//! position: the inferior cell analysis the analysis commands show, a
+//! root's whole analysis (fill-in, decompositions, both colours'
+//! connections and circuits, consider set), and the bitboard H-search the
+//! connection search and the solver run at every node: from scratch, and a
+//! child's update from its parent's connections. Run with
+//! `cargo bench --bench knowledge`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ferrohex::board::{Cell, Color};
-use ferrohex::knowledge::{Knowledge, analyze, bench_build, bench_play_undo, bench_position_11};
-use ferrohex::solver::vc::{Bits, Closure, Goal, Hsearch, bit, stones};
+use ferrohex::knowledge::vc::{Bits, Closure, Goal, Hsearch, bit, stones};
+use ferrohex::knowledge::{analyze, bench_position_11};
+use ferrohex::search::SearchParams;
+use ferrohex::search::connsearch::Analyst;
 
 fn knowledge(c: &mut Criterion) {
     let pos = bench_position_11();
     let mut group = c.benchmark_group("knowledge-11x11");
     group.sample_size(20);
-    group.bench_function("hsearch-build-both-colours", |b| {
-        b.iter(|| black_box(bench_build(black_box(&pos))))
-    });
-    let mut k = Knowledge::new(&pos);
-    let moves: Vec<Cell> = pos.empty_cells().iter().collect();
-    group.bench_function("incremental-play-undo-all-moves", |b| {
-        b.iter(|| black_box(bench_play_undo(&mut k, Color::Black, &moves)))
-    });
     group.bench_function("inferior-cells", |b| {
         b.iter(|| black_box(analyze(black_box(&pos), Color::Black)))
     });
-    group.bench_function("consider-set", |b| {
-        b.iter(|| black_box(k.consider_set(Color::Black)))
+    let mut analyst = Analyst::new(&pos, SearchParams::default().conn_caps).expect("fits");
+    group.bench_function("root-verdict", |b| {
+        b.iter(|| black_box(analyst.verdict(black_box(&pos), Color::Black)))
     });
     group.finish();
 }

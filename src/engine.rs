@@ -527,7 +527,7 @@ impl Engine {
 }
 
 /// The answer to a connection query the bitboards cannot hold (every
-/// board size the engine accepts fits them: see [`crate::solver::vc::Width`]).
+/// board size the engine accepts fits them: see [`crate::knowledge::vc::Width`]).
 fn too_large() -> String {
     "the board is too large for the connection analysis".to_string()
 }

@@ -19,10 +19,10 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::board::{Cell, CellSet, Color, Geometry, Position};
+use crate::knowledge::vc::Width;
 use crate::search::{
     Decision, Request, SearchOutcome, SearchParams, SearchReport, Searcher, TimeControl,
 };
-use crate::solver::vc::Width;
 use crate::solver::{BestMove, ChildStatus, Progress, SolveOutcome, Solver, SolverParams};
 use crate::timeman::{
     ANSWER_ROOM, FOCUS_LIMIT, LEND_WAIT, MIN_RESEARCH, SEARCH_SHARE_PCT, SHORT_SEARCH_SHARE_PCT,

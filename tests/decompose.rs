@@ -1,5 +1,6 @@
-//! Captured carriers by decomposition (`knowledge::decompose`): checked
-//! against brute force on random small positions, and on a diagram.
+//! Captured carriers by decomposition (`knowledge::queries::decomposition`,
+//! the bitboard H-search's): checked against brute force on random small
+//! positions, and on a diagram.
 
 use std::collections::HashMap;
 
@@ -7,7 +8,7 @@ mod common;
 use common::{Rng, brute_memo, diagram, random_position};
 
 use ferrohex::board::{CellSet, Color, Position};
-use ferrohex::knowledge::{Knowledge, decompose, fill_in};
+use ferrohex::knowledge::{fill_in, queries};
 
 fn describe(pos: &Position) -> Vec<String> {
     pos.placed()
@@ -28,9 +29,8 @@ fn a_captured_carrier_keeps_the_winner() {
         let n = size * size;
         let empties = 6 + rng.below(if size == 5 { 8 } else { 7 });
         let (mut pos, _) = random_position(&mut rng, size, n - empties);
-        let k = Knowledge::new(&pos);
         for color in Color::BOTH {
-            let Some(carrier) = decompose::captured_carrier(&pos, k.vcs(color)) else {
+            let Some(carrier) = queries::decomposition(&pos, color) else {
                 continue;
             };
             found += 1;
@@ -57,6 +57,26 @@ fn a_captured_carrier_keeps_the_winner() {
     assert!(found >= 50, "few decompositions found: {found}");
 }
 
+/// Each carrier a decomposition captures filled in with its owner's
+/// stones, then the fill-in, until no decomposition is left (as the
+/// search's root does): the position and the carriers by colour.
+fn fill_decompositions(pos: &Position) -> (Position, [CellSet; 2]) {
+    let mut board = pos.clone();
+    let mut fills = [CellSet::EMPTY; 2];
+    while board.winner().is_none() {
+        let found = Color::BOTH
+            .into_iter()
+            .find_map(|col| queries::decomposition(&board, col).map(|c| (col, c)));
+        let Some((col, carrier)) = found else { break };
+        for c in carrier.iter() {
+            board.play(col, c);
+        }
+        fills[col.index()] = fills[col.index()].union(&carrier);
+        board = fill_in(&board).0;
+    }
+    (board, fills)
+}
+
 /// The whole fill (decompositions and the fill-in they lead to, after
 /// the ordinary fill-in) keeps the winner too.
 #[test]
@@ -70,13 +90,12 @@ fn decomposition_fill_keeps_the_winner() {
         let empties = 6 + rng.below(if size == 5 { 8 } else { 7 });
         let (mut pos, _) = random_position(&mut rng, size, n - empties);
         let (base, _) = fill_in(&pos);
-        let mut k = Knowledge::new(&base);
-        let (played, fills) = decompose::fill(&mut k);
-        if played == 0 {
+        let (filled, fills) = fill_decompositions(&base);
+        if fills == [CellSet::EMPTY; 2] {
             continue;
         }
         filled_cases += 1;
-        let mut filled = k.position().clone();
+        let mut filled = filled;
         for tm in Color::BOTH {
             assert_eq!(
                 brute_memo(&mut pos, tm, &mut memo),
@@ -96,7 +115,7 @@ fn names(pos: &Position, cells: CellSet) -> Vec<String> {
 }
 
 /// White's c1-c2 reaches its west edge through the corner (a full
-/// connection over a1 b1 a2 b2 a3 b3). With White's a5 on the edge, every
+/// connection over a1 b1 a2 b2 a3 b3, or a1 b1 a2 a3 b3 a4). With White's a5 on the edge, every
 /// way into the corner passes a cell next to c1-c2 or to the west edge
 /// (b4 touches a5), so the corner only serves to join c1-c2 to the edge:
 /// White owns it, though no pattern of the ordinary fill-in sees that.
@@ -114,27 +133,28 @@ fn a_corner_fenced_off_by_own_stones_is_captured() {
     );
     let (base, _) = fill_in(&closed);
     assert_eq!(base.num_stones(), closed.num_stones());
-    let k = Knowledge::new(&closed);
-    let carrier = decompose::captured_carrier(&closed, k.vcs(Color::White));
-    assert_eq!(
-        carrier.map(|c| names(&closed, c)),
-        Some(
-            ["a1", "b1", "a2", "b2", "a3", "b3"]
-                .map(String::from)
-                .to_vec()
-        )
+    // A full connection from c1-c2 to the edge through the corner: its
+    // H-search keeps 6-cell carriers there (a1 b1 a2 b2 a3 b3, or the one
+    // through a4); any is White's.
+    let corner = ["a1", "b1", "a2", "b2", "a3", "b3", "a4"];
+    let carrier = names(
+        &closed,
+        queries::decomposition(&closed, Color::White).expect("a captured corner"),
     );
-    assert_eq!(
-        decompose::captured_carrier(&closed, k.vcs(Color::Black)),
-        None
+    assert!(
+        carrier.len() == 6
+            && carrier.contains(&"a1".to_string())
+            && carrier.iter().all(|x| corner.contains(&x.as_str())),
+        "{carrier:?}"
     );
+    assert_eq!(queries::decomposition(&closed, Color::Black), None);
 
     // HexGui's consider-set overlay shows the corner as captured by White.
     let overlay = ferrohex::present::overlay::inferior(
         closed.geometry(),
         &ferrohex::knowledge::inferior_cells(&closed, Color::Black),
     );
-    for c in ["a1", "b1", "a2", "b2", "a3", "b3"] {
+    for c in &carrier {
         assert!(overlay.contains(&format!("{c} fcw")), "{c}: {overlay}");
     }
 
@@ -146,8 +166,7 @@ fn a_corner_fenced_off_by_own_stones_is_captured() {
            . . . . .
             . . . . .",
     );
-    let k = Knowledge::new(&open);
-    let carrier = decompose::captured_carrier(&open, k.vcs(Color::White));
+    let carrier = queries::decomposition(&open, Color::White);
     let b3 = open.geometry().parse_cell("b3").unwrap();
     assert!(
         carrier.is_none_or(|c| !c.contains(b3)),

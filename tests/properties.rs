@@ -6,9 +6,9 @@ use std::time::Duration;
 use ferrohex::board::{Cell, Color};
 use ferrohex::engine::{Choice, Engine};
 use ferrohex::game::{Game, Move, MoveArg};
+use ferrohex::knowledge::ice;
+use ferrohex::knowledge::vc::{Bits, bit, stones};
 use ferrohex::search::SearchParams;
-use ferrohex::solver::ice;
-use ferrohex::solver::vc::{Bits, bit, stones};
 use proptest::prelude::*;
 
 /// A board size and a random order of its cells to play in.

@@ -6,49 +6,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use ferrohex::board::{Color, Geometry, Position};
-use ferrohex::knowledge::{Knowledge, fill_in};
 use ferrohex::search::{
     BENCH_POSITIONS, Decision, Request, SearchOutcome, SearchParams, Searcher, TimeControl,
     bench_position,
 };
-
-/// Timing of the knowledge's parts on the bench positions (not a test:
-/// `cargo test --release --test search_knowledge -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn knowledge_costs() {
-    for (name, size, moves) in BENCH_POSITIONS {
-        let (pos, me) = bench_position(size, moves);
-        let t = Instant::now();
-        let (filled, _) = fill_in(&pos);
-        let t_fill = t.elapsed();
-        let t = Instant::now();
-        let mut k = Knowledge::new(&filled);
-        let t_build = t.elapsed();
-        let empties: Vec<_> = filled.empty_cells().iter().collect();
-        let t = Instant::now();
-        for &c in &empties {
-            k.play(me, c);
-            k.undo();
-        }
-        let t_play = t.elapsed() / empties.len() as u32;
-        let t = Instant::now();
-        let mut n = 0;
-        for _ in 0..20 {
-            n += k.consider_set(me).len();
-        }
-        let t_cs = t.elapsed() / 20;
-        let t = Instant::now();
-        for _ in 0..20 {
-            n += usize::from(k.decided(me).is_some());
-        }
-        let t_dec = t.elapsed() / 20;
-        println!(
-            "{name}: fill {t_fill:?} build {t_build:?} play+undo {t_play:?} consider {t_cs:?} ({}) decided {t_dec:?} {n}",
-            k.consider_set(me).len()
-        );
-    }
-}
 
 fn position(size: usize, black: &str, white: &str) -> Position {
     let mut p = Position::new(Arc::new(Geometry::new(size, size).expect("size")));
@@ -108,9 +69,24 @@ fn the_mover_with_a_semi_plays_its_key_at_once() {
     }
 }
 
-/// `color`'s cells to defend on `p` (see `Knowledge::cells_to_defend`).
+/// `color`'s cells to defend on `p`: the fewest empty cells in any of its
+/// edge-to-edge full connections (0 when its stones join its edges),
+/// `None` without one; the search's H-search finds them.
 fn cells_to_defend(p: &Position, color: Color) -> Option<usize> {
-    ferrohex::knowledge::Knowledge::new(p).cells_to_defend(color)
+    use ferrohex::knowledge::vc::{Bits, Goal, Hsearch, stones};
+    let bits = Bits::<u128>::new(p.geometry()).expect("fits");
+    let st: [u128; 2] = stones(p);
+    let mut hs = Hsearch::<u128>::with_caps(SearchParams::default().conn_caps);
+    let info = hs.run_seeded(&bits, st, color, Goal::Whole, None);
+    if info.full == Some(0) && hs.graph_nodes() == 0 {
+        return Some(0);
+    }
+    let empty = bits.all & !st[0] & !st[1];
+    let (fulls, _) = hs.between(0, 1);
+    fulls
+        .into_iter()
+        .map(|f| (f & empty).count_ones() as usize)
+        .min()
 }
 
 #[test]

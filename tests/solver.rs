@@ -230,7 +230,7 @@ fn fast_solver_agrees_with_brute_force_on_5x5() {
 /// and it does fill something in most of these positions.
 #[test]
 fn solver_fill_in_keeps_the_winner() {
-    use ferrohex::solver::{ice, vc};
+    use ferrohex::knowledge::{ice, vc};
     let mut rng = Rng(4242);
     let mut filled_cases = 0;
     let mut memo = std::collections::HashMap::new();
@@ -283,7 +283,7 @@ fn solver_fill_in_keeps_the_winner() {
 /// brute force on random boards above.)
 #[test]
 fn cells_joined_through_a_group_make_a_captured_pair() {
-    use ferrohex::solver::{ice, vc};
+    use ferrohex::knowledge::{ice, vc};
     let mut pos = empty_board(5);
     let g = pos.geometry().clone();
     let cell = |s: &str| g.parse_cell(s).unwrap();
@@ -298,12 +298,14 @@ fn cells_joined_through_a_group_make_a_captured_pair() {
     assert!(names(fill.stones[1]).is_empty());
 }
 
-/// The knowledge module's inferior cell analysis on 4x4 and 5x5: its
-/// fill-in keeps the winner, and when the side to move wins, its consider
-/// set (mustplay less inferior cells) still holds a winning move.
+/// The knowledge's inferior cell analysis on 4x4 and 5x5: its fill-in
+/// keeps the winner, and when the side to move wins, the search's consider
+/// set (mustplay less inferior cells, or the winning move the connections
+/// name) still holds a winning move.
 #[test]
 fn knowledge_fill_in_and_consider_set_keep_the_win() {
-    use ferrohex::knowledge::{Knowledge, fill_in};
+    use ferrohex::knowledge::fill_in;
+    use ferrohex::search::connsearch::{Analyst, Verdict};
     let mut rng = Rng(0x0dd_ba11);
     let mut memo = std::collections::HashMap::new();
     let mut pruned_cases = 0;
@@ -326,7 +328,14 @@ fn knowledge_fill_in_and_consider_set_keep_the_win() {
             if a != tm {
                 continue;
             }
-            let consider = Knowledge::new(&pos).consider_set(tm);
+            let caps = ferrohex::search::SearchParams::default().conn_caps;
+            let consider: ferrohex::board::CellSet =
+                match Analyst::new(&pos, caps).expect("fits").verdict(&pos, tm) {
+                    Verdict::Open(moves) => moves.into_iter().collect(),
+                    Verdict::Won(Some(key)) => [key].into_iter().collect(),
+                    Verdict::Won(None) => pos.empty_cells(),
+                    v => panic!("case {i}: {tm} wins {:?}, not {v:?}", names(&pos)),
+                };
             pruned_cases += usize::from(consider.len() < pos.empty_cells().len());
             let wins = consider.iter().any(|c| {
                 pos.play(tm, c);
@@ -737,8 +746,8 @@ fn simplest_win_is_a_winning_move() {
 /// For White, c3 joins b3 and d3, and no Black reply kills it.
 #[test]
 fn vulnerable_cell_is_pruned_with_its_killer() {
+    use ferrohex::knowledge::{ice, vc};
     use ferrohex::present::textboard::{Letters, parse_game};
-    use ferrohex::solver::{ice, vc};
     let p = parse_game(
         "
         . . . . .
@@ -776,7 +785,7 @@ fn vulnerable_cell_is_pruned_with_its_killer() {
 /// prune in many of them.
 #[test]
 fn vulnerable_pruning_keeps_a_winning_move() {
-    use ferrohex::solver::{ice, vc};
+    use ferrohex::knowledge::{ice, vc};
     let mut rng = Rng(0x0bad_cafe);
     let mut memo = std::collections::HashMap::new();
     let mut pruning_cases = 0;
@@ -825,7 +834,7 @@ fn vulnerable_pruning_keeps_a_winning_move() {
 /// solver's fill-in plays it; without White's a5 the corner is open.
 #[test]
 fn solver_finds_the_fenced_corner() {
-    use ferrohex::solver::vc;
+    use ferrohex::knowledge::vc;
     let carrier = |text: &str, color: Color| {
         let p = common::diagram(text);
         let g = p.geometry().clone();

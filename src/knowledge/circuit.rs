@@ -1,5 +1,5 @@
 //! Resistance over a colour's connection graph as the bitboard H-search
-//! ([`crate::solver::vc::Hsearch`]) left it: one resistor across every
+//! ([`crate::knowledge::vc::Hsearch`]) left it: one resistor across every
 //! node pair with a full connection, the colour's two edges as the
 //! circuit's terminals. Conductance: 1 between two empty cells, 2 between
 //! a group (or an edge) and an empty cell, none between two groups.
@@ -15,7 +15,7 @@
 //! moves.
 
 use crate::board::Bitboard;
-use crate::solver::vc::{Hsearch, bit};
+use crate::knowledge::vc::{Hsearch, bit};
 
 /// Reusable buffers for one circuit solve at a time.
 pub struct Circuit<B: Bitboard> {

@@ -1,193 +1,119 @@
-//! Inferior cell analysis: cells whose colour cannot change the result
-//! (filled in, to a fixpoint) and moves that can be pruned.
+//! Inferior cell analysis on the bitboards, at every node of the
+//! connection search and the solver: dead cells and captured pairs filled
+//! in to a fixpoint, and the moves domination and vulnerability prune.
 //!
-//! The core test is *irrelevance*: an empty cell `c` is irrelevant to
-//! player K when no K winning chain needs it. Two sufficient conditions:
-//! - **clique**: K's view of `c`'s neighbourhood (empty cells, K groups, K
-//!   edges; a K group touching a K edge is part of that edge) is a clique,
-//!   two empty cells touching when they are adjacent, lie on one K edge
-//!   together, or both touch one K group (or one touches a K group that
-//!   touches the other's K edge): the chain can go round through them.
-//!   Any K chain through `c` enters and leaves through two neighbourhood
-//!   items, which then touch directly, so `c` can be skipped;
-//! - **cut off**: `c`'s component in the graph of empty cells and K stones
-//!   does not touch both K edges.
+//! Facts used (Björnsson, Hayward, Johanson, van Rijswijck, "Dead cell
+//! analysis in Hex and the Shannon game"; Henderson's thesis on inferior
+//! cell analysis):
 //!
-//! An opponent stone at a K-irrelevant cell never changes the result, and
-//! an opponent stone never hurts the opponent, so:
-//! - irrelevant to both players: **dead**, filled with either colour;
-//! - irrelevant to K only: **permanently inferior** for K, filled with the
-//!   opponent's colour;
-//! - **captured** by K: a pair of empty cells where, whichever the
-//!   opponent takes, K's answer at the other makes the opponent's stone
-//!   irrelevant to the opponent: both filled with K.
+//! - A cell is *dead* when it lies on no minimal winning chain. In Hex a
+//!   cell is dead for one player exactly when it is dead for the other (a
+//!   winning set's complement is the other side's losing set), so showing
+//!   it useless to either side is enough; a dead cell may then be filled
+//!   with either colour, and it stays dead whatever is played later.
+//! - A cell is useless to a side when it cannot lie on that side's edge-to-
+//!   edge chain at all (not reachable from both of its edges through empty
+//!   cells and its stones), or when every two of its neighbours that the
+//!   side could use (empty cells, its groups, its edges) already touch each
+//!   other: a chain through the cell could step from one to the other
+//!   directly. Two empty neighbours also count as touching when they lie on
+//!   one of the side's edges together, or both touch one group of the
+//!   side's stones: the chain can go round through the edge or the group.
+//!   That local test stays true whatever is played around it.
+//! - Two empty neighbours `a`, `b` are *captured* by a side X when X's
+//!   reply in the pair to the other side's move in it leaves the other
+//!   side's stone dead (by the local test), both ways round. X can then be
+//!   given both cells: answering inside the pair, X never does worse.
 //!
-//! Irrelevance only grows as stones are added (groups merge, neighbourhood
-//! items vanish), so fills can be made one after another and repeated to a
-//! fixpoint.
-//!
-//! For the player to move, on the filled board:
-//! - **reversible**: after the mover plays `c`, an opponent reply `d`
-//!   (the *reverser*) makes `c` irrelevant to the mover: the mover's stone
-//!   could as well be the opponent's, so `c` then `d` is no better for the
-//!   mover than the opponent owning both; pruned in favour of `d`;
-//! - **vulnerable**: the special case where the reply (a *killer*) makes
-//!   `c` dead, irrelevant to both players;
-//! - **dominated**: the mover's closed neighbourhood of `c` (as above) is
-//!   inside that of an adjacent `d`: any chain through `c` can go through
-//!   `d` instead, so `d` is at least as good; and also when the fill-in
-//!   after the mover plays `d` fills `c` (see [`fill_domination`]).
-//!
-//! Pruning keeps, through chains of dominators, at least one cell of every
-//! domination cycle.
+//! Proof sets: a dead cell may be refilled with any colour, so it need not
+//! be in a proof; captured cells must (an opponent stone there breaks the
+//! pattern), and [`Filled::captured`] lists them.
 
-use crate::board::{Cell, CellSet, Color, Edge, Geometry, Position};
+use crate::board::{Bitboard, Color};
 
-/// What inferior cell analysis found, for the player `to_move`.
-#[derive(Clone, Debug, Default)]
-pub struct Inferior {
-    /// Dead cells, by the colour they were filled with (index = colour).
-    pub dead: [CellSet; 2],
-    /// Captured cells, by the colour that captured (and fills) them.
-    pub captured: [CellSet; 2],
-    /// Permanently inferior cells, by the colour that fills them.
-    pub perm: [CellSet; 2],
-    /// Vulnerable cells of the player to move, with their killers.
-    pub vulnerable: Vec<(Cell, CellSet)>,
-    /// Reversible cells of the player to move that are not vulnerable,
-    /// with their reversers.
-    pub reversible: Vec<(Cell, CellSet)>,
-    /// Dominated cells of the player to move, with their dominators.
-    pub dominated: Vec<(Cell, CellSet)>,
-    /// The cells pruned from the player to move's moves (fills included).
-    pruned: CellSet,
+use super::vc::{Bits, bit};
+
+/// What [`fill_in`] added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Filled<B> {
+    /// New stones by colour (Black, White).
+    pub stones: [B; 2],
+    /// The captured cells among them (they belong to any proof).
+    pub captured: B,
 }
 
-impl Inferior {
-    /// Every cell filled with `color`.
-    pub fn fill(&self, color: Color) -> CellSet {
-        let i = color.index();
-        self.dead[i].union(&self.captured[i]).union(&self.perm[i])
-    }
+/// A usable neighbour: (cells, touches edge 1, touches edge 2, is an
+/// empty cell).
+type Node<B> = (B, bool, bool, bool);
 
-    /// Every filled cell.
-    pub fn filled(&self) -> CellSet {
-        self.fill(Color::Black).union(&self.fill(Color::White))
-    }
-
-    /// The cells the player to move need not consider: filled cells and
-    /// the vulnerable and dominated ones kept out by the pruning.
-    pub fn pruned(&self) -> CellSet {
-        self.pruned
-    }
+/// The stones and edges of one side, for the local tests.
+struct Side<B> {
+    own: B,
+    opp: B,
+    edge1: B,
+    edge2: B,
 }
 
-/// Stones on a working board.
-struct Board<'a> {
-    g: &'a Geometry,
-    stones: [CellSet; 2],
-}
-
-/// Item of a neighbourhood: a K group (possibly merged with K edges), a
-/// bare K edge, or an empty cell.
-struct Item {
-    stones: CellSet,
-    edges: u8,
-    empty: Option<Cell>,
-}
-
-impl Board<'_> {
-    fn empty(&self) -> CellSet {
-        self.g
-            .all_cells()
-            .difference(&self.stones[0].union(&self.stones[1]))
-    }
-
-    fn group(&self, color: Color, start: Cell) -> (CellSet, u8) {
-        self.group_in(color, &self.stones[color.index()], start)
-    }
-
-    /// `start`'s group among `own` (a set of `color` stones) and the edges
-    /// of `color` it touches.
-    fn group_in(&self, color: Color, own: &CellSet, start: Cell) -> (CellSet, u8) {
+impl<B: Bitboard> Side<B> {
+    fn new(bits: &Bits<B>, st: [B; 2], color: Color) -> Side<B> {
         let (e1, e2) = color.edges();
-        let mut seen = CellSet::EMPTY;
-        seen.insert(start);
-        let mut stack = vec![start];
-        let mut edges = 0;
-        while let Some(c) = stack.pop() {
-            for e in [e1, e2] {
-                if self.g.touches(c, e) {
-                    edges |= e.bit();
-                }
-            }
-            for &n in self.g.neighbours(c) {
-                if own.contains(n) && !seen.contains(n) {
-                    seen.insert(n);
-                    stack.push(n);
-                }
-            }
+        Side {
+            own: st[color.index()],
+            opp: st[color.opponent().index()],
+            edge1: bits.edge(e1),
+            edge2: bits.edge(e2),
         }
-        (seen, edges)
     }
 
-    /// Whether `color`'s view of `c`'s neighbourhood is a clique. A stone
-    /// at `c` itself is ignored: the question is whether `c` matters.
-    fn clique(&self, color: Color, c: Cell) -> bool {
-        let mut own = self.stones[color.index()];
-        own.remove(c);
-        let own = &own;
-        let opp = &self.stones[color.opponent().index()];
-        let (e1, e2) = color.edges();
-        let mut items: Vec<Item> = Vec::with_capacity(8);
-        for e in [e1, e2] {
-            if self.g.touches(c, e) {
-                items.push(Item {
-                    stones: CellSet::EMPTY,
-                    edges: e.bit(),
-                    empty: None,
-                });
+    /// A node next to a cell that this side could use on a chain: its cells
+    /// (empty cell or own group), which of its edges it touches, and
+    /// whether it is an empty cell.
+    fn node(&self, cells: B, is_cell: bool) -> Node<B> {
+        (
+            cells,
+            (cells & self.edge1).any(),
+            (cells & self.edge2).any(),
+            is_cell,
+        )
+    }
+
+    /// Whether every two of the side's usable neighbours of the empty cell
+    /// `c` touch each other (or are the same group or edge).
+    fn useless(&self, bits: &Bits<B>, c: usize) -> bool {
+        let nb = bits.nbr(c) & !self.opp;
+        let mut nodes: [Node<B>; 8] = [(B::ZERO, false, false, false); 8];
+        let mut n = 0;
+        // Empty neighbours. Most cells fail here already, on two empty
+        // neighbours that do not touch (checked before any group flood).
+        let empties = nb & !self.own;
+        for i in (empties).ones() {
+            let far = empties & !bits.nbr(i) & !bit::<B>(i);
+            if far.any() && !self.joined(bits, i, far) {
+                return false;
             }
+            nodes[n] = self.node(bit(i), true);
+            n += 1;
         }
-        for &n in self.g.neighbours(c) {
-            if opp.contains(n) {
-                continue;
-            }
-            if !own.contains(n) {
-                items.push(Item {
-                    stones: CellSet::EMPTY,
-                    edges: 0,
-                    empty: Some(n),
-                });
-                continue;
-            }
-            if items.iter().any(|it| it.stones.contains(n)) {
-                continue;
-            }
-            let (stones, edges) = self.group_in(color, own, n);
-            items.push(Item {
-                stones,
-                edges,
-                empty: None,
-            });
+        // Own groups next to the cell, each once.
+        let mut s = nb & self.own;
+        while s.any() {
+            let g = bits.flood(s.lowest(), self.own);
+            s &= !g;
+            nodes[n] = self.node(g, false);
+            n += 1;
         }
-        // Merge groups and edges that share an edge.
-        let mut merged: Vec<Item> = Vec::with_capacity(items.len());
-        for it in items {
-            if it.empty.is_none()
-                && let Some(m) = merged
-                    .iter_mut()
-                    .find(|m| m.empty.is_none() && m.edges & it.edges != 0)
-            {
-                m.stones = m.stones.union(&it.stones);
-                m.edges |= it.edges;
-                continue;
-            }
-            merged.push(it);
+        // The side's edges the cell touches, as groups without stones.
+        if self.edge1.has(c) {
+            nodes[n] = (B::ZERO, true, false, false);
+            n += 1;
         }
-        for i in 0..merged.len() {
-            for j in i + 1..merged.len() {
-                if !self.touch(color, own, &merged[i], &merged[j]) {
+        if self.edge2.has(c) {
+            nodes[n] = (B::ZERO, false, true, false);
+            n += 1;
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                if !self.touch(bits, nodes[i], nodes[j]) {
                     return false;
                 }
             }
@@ -195,518 +121,329 @@ impl Board<'_> {
         true
     }
 
-    fn touch(&self, color: Color, own: &CellSet, a: &Item, b: &Item) -> bool {
-        match (a.empty, b.empty) {
-            (Some(x), Some(y)) => self.cells_joined(color, own, x, y),
-            (Some(x), None) => self.cell_touches(x, b),
-            (None, Some(y)) => self.cell_touches(y, a),
-            (None, None) => false,
+    /// Whether the empty cell `a` is joined to every cell of `others`
+    /// without passing through the cell being tested: by sharing one of
+    /// the side's edges, or by touching one of the side's groups that the
+    /// other cell touches too (the group's stones stay whatever is
+    /// played, so a chain can go round through them).
+    fn joined(&self, bits: &Bits<B>, a: usize, others: B) -> bool {
+        let mut rest = others;
+        if self.edge1.has(a) {
+            rest &= !self.edge1;
         }
-    }
-
-    /// Whether two empty cells are joined for `color` (its stones `own`)
-    /// without the cell being tested: adjacent, on one of its edges
-    /// together, or both touching one of its groups or a group and an edge
-    /// it touches. The group's stones stay whatever is played, so a chain
-    /// can go round through them.
-    fn cells_joined(&self, color: Color, own: &CellSet, x: Cell, y: Cell) -> bool {
-        if self.g.neighbours(x).contains(&y) {
+        if self.edge2.has(a) {
+            rest &= !self.edge2;
+        }
+        if rest.is_empty() {
             return true;
         }
-        let (e1, e2) = color.edges();
-        if [e1, e2]
-            .iter()
-            .any(|&e| self.g.touches(x, e) && self.g.touches(y, e))
-        {
+        let groups = bits.nbr(a) & self.own;
+        groups.any() && (rest & !bits.spread(bits.flood(groups, self.own))).is_empty()
+    }
+
+    fn touch(&self, bits: &Bits<B>, a: Node<B>, b: Node<B>) -> bool {
+        let (ac, a1, a2, a_cell) = a;
+        let (bc, b1, b2, b_cell) = b;
+        // Sharing an edge: an empty cell on the edge touches it, and a
+        // group on the edge is joined to it.
+        if (a1 && b1) || (a2 && b2) {
             return true;
         }
-        self.g.neighbours(x).iter().any(|&n| {
-            if !own.contains(n) {
-                return false;
-            }
-            let (stones, edges) = self.group_in(color, own, n);
-            self.cell_touches(
-                y,
-                &Item {
-                    stones,
-                    edges,
-                    empty: None,
-                },
-            )
-        })
-    }
-
-    fn cell_touches(&self, x: Cell, it: &Item) -> bool {
-        Edge::ALL
-            .iter()
-            .any(|&e| it.edges & e.bit() != 0 && self.g.touches(x, e))
-            || self.g.neighbours(x).iter().any(|&n| it.stones.contains(n))
-    }
-
-    /// Empty cells whose component of empty cells and `color` stones does
-    /// not reach both of `color`'s edges.
-    fn cut_off(&self, color: Color) -> CellSet {
-        let (e1, e2) = color.edges();
-        let open = self.empty().union(&self.stones[color.index()]);
-        let mut seen = CellSet::EMPTY;
-        let mut out = CellSet::EMPTY;
-        for s in open.iter() {
-            if seen.contains(s) {
-                continue;
-            }
-            let mut comp = CellSet::EMPTY;
-            comp.insert(s);
-            seen.insert(s);
-            let mut stack = vec![s];
-            let mut edges = 0;
-            while let Some(c) = stack.pop() {
-                for e in [e1, e2] {
-                    if self.g.touches(c, e) {
-                        edges |= e.bit();
-                    }
-                }
-                for &n in self.g.neighbours(c) {
-                    if open.contains(n) && !seen.contains(n) {
-                        seen.insert(n);
-                        comp.insert(n);
-                        stack.push(n);
-                    }
-                }
-            }
-            if edges != e1.bit() | e2.bit() {
-                out = out.union(&comp);
-            }
+        match (a_cell, b_cell) {
+            (false, false) => ac.any() && ac == bc,
+            // Two empty cells: [`Side::joined`], checked before the nodes
+            // are compared.
+            (true, true) => true,
+            (true, false) => (bits.spread(ac) & bc).any(),
+            (false, true) => (bits.spread(bc) & ac).any(),
         }
-        out.difference(&self.stones[color.index()])
-    }
-
-    /// Whether `color` may ignore `c` (clique or cut-off test).
-    fn irrelevant(&self, color: Color, c: Cell, cut: &CellSet) -> bool {
-        cut.contains(c) || self.clique(color, c)
-    }
-
-    /// Whether `color` captures the pair: whichever the opponent takes,
-    /// `color`'s answer at the other leaves the opponent's stone irrelevant
-    /// to the opponent.
-    fn captures(&mut self, color: Color, a: Cell, b: Cell) -> bool {
-        let opp = color.opponent();
-        [(a, b), (b, a)].into_iter().all(|(o, k)| {
-            self.stones[opp.index()].insert(o);
-            self.stones[color.index()].insert(k);
-            let ok = self.clique(opp, o);
-            self.stones[opp.index()].remove(o);
-            self.stones[color.index()].remove(k);
-            ok
-        })
-    }
-
-    /// Fills to a fixpoint, recording each fill.
-    fn fixpoint(&mut self, inf: &mut Inferior) {
-        loop {
-            let mut changed = false;
-            let cuts = [self.cut_off(Color::Black), self.cut_off(Color::White)];
-            for c in self.empty().iter() {
-                changed |= self.fill_if_irrelevant(c, &cuts, inf);
-            }
-            let g = self.g;
-            for a in self.empty().iter() {
-                for &b in g.neighbours(a) {
-                    if b < a || !self.empty().contains(a) || !self.empty().contains(b) {
-                        continue;
-                    }
-                    changed |= self.fill_if_captured(a, b, None, inf);
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-    }
-
-    /// [`Board::fixpoint`] after a few stones were added to a board that
-    /// was at its fixpoint: only cells near what changed are examined. A
-    /// cell's tests look at its neighbours, their groups and the edges, so
-    /// a new stone can change them only for cells next to its (merged)
-    /// group, and for cells newly cut off, which the floods find. `seeds`
-    /// are those cells for the added stones.
-    /// `added`: when the only added stone is `color`'s at a cell, the
-    /// first pass skips what it cannot have changed: `color`'s cut-off
-    /// cells (its open cells are the same, and its cut-off cells were
-    /// filled), and captures by the opponent; `color`'s captures can only
-    /// be new in pairs next to the stone (no other cell's view for the
-    /// opponent changed). Skipping a test only finds fewer fills.
-    fn fixpoint_from(&mut self, inf: &mut Inferior, seeds: CellSet, added: Option<(Color, Cell)>) {
-        let g = self.g;
-        let mut todo = seeds;
-        let mut added = added;
-        loop {
-            let cut = |color: Color| match added {
-                Some((k, _)) if k == color => CellSet::EMPTY,
-                _ => self.cut_off(color),
-            };
-            let cuts = [cut(Color::Black), cut(Color::White)];
-            // On the first pass after one stone: only its colour's captures,
-            // in pairs next to it.
-            let (capturer, pair_cells) = match added.take() {
-                Some((k, d)) => (
-                    Some(k),
-                    Some(g.neighbours(d).iter().copied().collect::<CellSet>()),
-                ),
-                None => (None, None),
-            };
-            let cand = todo
-                .union(&cuts[0].union(&cuts[1]))
-                .intersection(&self.empty());
-            let mut newly = CellSet::EMPTY;
-            for c in cand.iter() {
-                if self.fill_if_irrelevant(c, &cuts, inf) {
-                    newly.insert(c);
-                }
-            }
-            for a in cand.iter() {
-                for &b in g.neighbours(a) {
-                    if !self.empty().contains(a) || !self.empty().contains(b) {
-                        continue;
-                    }
-                    if pair_cells.is_some_and(|p| !p.contains(a) && !p.contains(b)) {
-                        continue;
-                    }
-                    if self.fill_if_captured(a, b, capturer, inf) {
-                        newly.insert(a);
-                        newly.insert(b);
-                    }
-                }
-            }
-            if newly.is_empty() {
-                break;
-            }
-            todo = self.near_groups(&newly);
-        }
-    }
-
-    /// The empty cells next to the groups of `stones`.
-    fn near_groups(&self, stones: &CellSet) -> CellSet {
-        let mut groups = CellSet::EMPTY;
-        for color in Color::BOTH {
-            for s in stones.intersection(&self.stones[color.index()]).iter() {
-                if !groups.contains(s) {
-                    groups = groups.union(&self.group(color, s).0);
-                }
-            }
-        }
-        let empty = self.empty();
-        let mut near = CellSet::EMPTY;
-        for c in groups.iter() {
-            for &n in self.g.neighbours(c) {
-                if empty.contains(n) {
-                    near.insert(n);
-                }
-            }
-        }
-        near
-    }
-
-    /// Fills the empty pair `a`, `b` with the first colour (of `only`, or
-    /// of both) that captures it, recording the fill; whether it did.
-    fn fill_if_captured(
-        &mut self,
-        a: Cell,
-        b: Cell,
-        only: Option<Color>,
-        inf: &mut Inferior,
-    ) -> bool {
-        for color in Color::BOTH {
-            if only.is_some_and(|k| k != color) || !self.captures(color, a, b) {
-                continue;
-            }
-            for x in [a, b] {
-                self.stones[color.index()].insert(x);
-                inf.captured[color.index()].insert(x);
-            }
-            return true;
-        }
-        false
-    }
-
-    /// Fills the empty cell `c` if it is irrelevant to either player (see
-    /// the module's notes), recording the fill; whether it did.
-    fn fill_if_irrelevant(&mut self, c: Cell, cuts: &[CellSet; 2], inf: &mut Inferior) -> bool {
-        let b = self.irrelevant(Color::Black, c, &cuts[0]);
-        let w = self.irrelevant(Color::White, c, &cuts[1]);
-        let (fill, kind) = match (b, w) {
-            (true, true) => (self.dead_fill_colour(c), &mut inf.dead),
-            (true, false) => (Color::White, &mut inf.perm),
-            (false, true) => (Color::Black, &mut inf.perm),
-            (false, false) => return false,
-        };
-        self.stones[fill.index()].insert(c);
-        kind[fill.index()].insert(c);
-        true
-    }
-
-    /// The colour of most of a dead cell's stone neighbours (Black on a
-    /// tie): fills that merge groups.
-    fn dead_fill_colour(&self, c: Cell) -> Color {
-        let count = |col: Color| {
-            self.g
-                .neighbours(c)
-                .iter()
-                .filter(|&&n| self.stones[col.index()].contains(n))
-                .count()
-        };
-        if count(Color::White) > count(Color::Black) {
-            Color::White
-        } else {
-            Color::Black
-        }
-    }
-
-    /// `color`'s closed neighbourhood of `c` as item ids: empty cells by
-    /// index, groups by their smallest stone, edges (and the groups on
-    /// them) by `num_cells + edge`.
-    fn closed_neighbourhood(&self, color: Color, c: Cell) -> Vec<usize> {
-        let n = self.g.num_cells();
-        let own = &self.stones[color.index()];
-        let opp = &self.stones[color.opponent().index()];
-        let (e1, e2) = color.edges();
-        let mut ids = vec![c.index()];
-        for e in [e1, e2] {
-            if self.g.touches(c, e) {
-                ids.push(n + e as usize);
-            }
-        }
-        for &x in self.g.neighbours(c) {
-            if opp.contains(x) {
-                continue;
-            }
-            if !own.contains(x) {
-                ids.push(x.index());
-                continue;
-            }
-            let (stones, edges) = self.group(color, x);
-            let id = if edges & e1.bit() != 0 {
-                n + e1 as usize
-            } else if edges & e2.bit() != 0 {
-                n + e2 as usize
-            } else {
-                stones.iter().next().expect("non-empty").index()
-            };
-            ids.push(id);
-        }
-        ids.sort_unstable();
-        ids.dedup();
-        ids
     }
 }
 
-/// Fills dead, captured and permanently inferior cells to a fixpoint.
-/// Returns the filled position (fill stones played on a copy) and the
-/// cells filled with each colour.
-pub fn fill_in(pos: &Position) -> (Position, [CellSet; 2]) {
-    let mut inf = Inferior::default();
-    let mut board = Board {
-        g: pos.geometry(),
-        stones: [*pos.stones(Color::Black), *pos.stones(Color::White)],
+/// Whether `color` has joined its edges.
+fn joined<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color) -> bool {
+    let own = st[color.index()];
+    let (e1, e2) = color.edges();
+    (bits.flood(bits.edge(e1) & own, own) & bits.edge(e2)).any()
+}
+
+/// Whether the empty cell `c` is dead by the local test for either side.
+fn locally_dead<B: Bitboard>(bits: &Bits<B>, st: [B; 2], c: usize) -> bool {
+    Color::BOTH
+        .iter()
+        .any(|&x| Side::new(bits, st, x).useless(bits, c))
+}
+
+/// Whether `color` captures the empty neighbours `a` and `b`.
+fn captures<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, a: usize, b: usize) -> bool {
+    let x = color.index();
+    [(a, b), (b, a)].iter().all(|&(theirs, reply)| {
+        // The opponent's stone at `theirs` must be dead once X has replied;
+        // the local test looks only at the cell's neighbours.
+        let mut s = st;
+        s[x] |= bit(reply);
+        locally_dead(bits, s, theirs)
+    })
+}
+
+/// Fills dead cells (with `dead_color`) and captured pairs (with their
+/// owner) into `st` until none is left or a side has joined its edges.
+pub fn fill_in<B: Bitboard>(bits: &Bits<B>, st: &mut [B; 2], dead_color: Color) -> Filled<B> {
+    fill_in_near(bits, st, dead_color, bits.all)
+}
+
+/// The cells whose local tests ([`fill_in`]'s) a stone at `x` can change,
+/// `st` holding it: those within two steps of its group. A test looks at
+/// the cell's neighbours and at the groups next to them (their whole
+/// extent); the stone changes only its own group, which it may have
+/// joined to others, and its own neighbourhood.
+pub fn touched_by<B: Bitboard>(bits: &Bits<B>, st: [B; 2], x: usize) -> B {
+    let own = if st[0].has(x) { st[0] } else { st[1] };
+    bits.spread(bits.spread(bits.flood(bit(x), own)))
+}
+
+/// [`fill_in`] on a position that was at its fixpoint (nothing dead, no
+/// captured pair) before the stones whose [`touched_by`] cells are `near`
+/// were added: a cell or pair whose tests read nothing those stones
+/// changed is still neither dead nor captured, so the first pass tests
+/// only the others. It fills exactly what [`fill_in`] fills, in the same
+/// order: once the pass has filled something, every later test is made.
+pub fn fill_in_near<B: Bitboard>(
+    bits: &Bits<B>,
+    st: &mut [B; 2],
+    dead_color: Color,
+    near: B,
+) -> Filled<B> {
+    let mut near = near;
+    let mut out = Filled {
+        stones: [B::ZERO; 2],
+        captured: B::ZERO,
     };
-    board.fixpoint(&mut inf);
-    let fills = [inf.fill(Color::Black), inf.fill(Color::White)];
-    let mut out = pos.clone();
-    for color in Color::BOTH {
-        for c in fills[color.index()].iter() {
-            out.play(color, c);
+    loop {
+        if joined(bits, *st, Color::Black) || joined(bits, *st, Color::White) {
+            return out;
         }
-    }
-    (out, fills)
-}
-
-/// The full analysis for the player `to_move`: fill-in to a fixpoint,
-/// then vulnerable and dominated cells on the filled board, and the pruned
-/// set.
-pub fn analyze(pos: &Position, to_move: Color) -> Inferior {
-    let mut inf = Inferior::default();
-    let g = pos.geometry();
-    let mut board = Board {
-        g,
-        stones: [*pos.stones(Color::Black), *pos.stones(Color::White)],
-    };
-    if pos.winner().is_some() {
-        return inf;
-    }
-    board.fixpoint(&mut inf);
-    let empty = board.empty();
-    let opp = to_move.opponent();
-    // Domination edges: cell -> cells at least as good.
-    let mut better: Vec<(Cell, CellSet)> = Vec::new();
-    for c in empty.iter() {
-        // Reversers; those that leave `c` dead are killers.
-        let (mut killers, mut dead) = (CellSet::EMPTY, CellSet::EMPTY);
-        board.stones[to_move.index()].insert(c);
-        for &d in g.neighbours(c) {
-            if !empty.contains(d) {
-                continue;
-            }
-            board.stones[opp.index()].insert(d);
-            if board.clique(to_move, c) {
-                killers.insert(d);
-                if board.clique(opp, c) {
-                    dead.insert(d);
-                }
-            }
-            board.stones[opp.index()].remove(d);
+        let empty = bits.all & !st[0] & !st[1];
+        if empty.is_empty() {
+            return out;
         }
-        board.stones[to_move.index()].remove(c);
-        if !dead.is_empty() {
-            inf.vulnerable.push((c, dead));
-        } else if !killers.is_empty() {
-            inf.reversible.push((c, killers));
-        }
-        let nc = board.closed_neighbourhood(to_move, c);
-        let mut doms = CellSet::EMPTY;
-        for &d in g.neighbours(c) {
-            if !empty.contains(d) {
-                continue;
-            }
-            let nd = board.closed_neighbourhood(to_move, d);
-            if nc.iter().all(|x| nd.binary_search(x).is_ok()) {
-                doms.insert(d);
+        let both = bits.live(*st, Color::Black) & bits.live(*st, Color::White);
+        let mut dead = empty & !both;
+        for c in (empty & both & near).ones() {
+            if locally_dead(bits, *st, c) {
+                dead |= bit(c);
             }
         }
-        if !doms.is_empty() {
-            inf.dominated.push((c, doms));
-        }
-        let all = killers.union(&doms);
-        if !all.is_empty() {
-            better.push((c, all));
-        }
-    }
-    fill_domination(&board, to_move, &mut inf, &mut better);
-    inf.pruned = inf.filled().union(&prune(g, &better));
-    inf
-}
-
-/// When `cell` is an inferior move for `to_move` (dominated, or vulnerable
-/// to an opponent reply), the cells at least as good as it, through chains
-/// of dominators and killers, that are not inferior themselves; nearest
-/// first. Empty when `cell` is not inferior (or is a fill-in cell, which
-/// has no such chain).
-pub fn superior_cells(pos: &Position, to_move: Color, cell: Cell) -> Vec<Cell> {
-    let inf = analyze(pos, to_move);
-    let pruned = inf.pruned();
-    if !pruned.contains(cell) {
-        return Vec::new();
-    }
-    let better = |c: Cell| {
-        let find = |list: &[(Cell, CellSet)]| {
-            list.iter()
-                .find(|(x, _)| *x == c)
-                .map_or(CellSet::EMPTY, |(_, s)| *s)
-        };
-        find(&inf.dominated).union(&find(&inf.vulnerable))
-    };
-    let mut seen = CellSet::EMPTY;
-    seen.insert(cell);
-    let (mut queue, mut out) = (std::collections::VecDeque::from([cell]), Vec::new());
-    while let Some(c) = queue.pop_front() {
-        for d in better(c).iter() {
-            if seen.contains(d) {
-                continue;
-            }
-            seen.insert(d);
-            if !pruned.contains(d) {
-                out.push(d);
-            }
-            queue.push_back(d);
-        }
-    }
-    out
-}
-
-/// Domination through fill-in: when the fill-in after `to_move` plays `d`
-/// fills a cell `c` (other than with an opponent capture), then `d` is at
-/// least as good as `c`: `P + K(c) <= P + K(c) + K(d)`, and that position
-/// equals `P + K(d)` because each fill step that led to `c` stays valid
-/// with one more stone (irrelevance only grows) and `c`'s own step says its
-/// colour does not matter. Opponent captures are left out: those cells
-/// are filled on the condition that the opponent answers in them.
-fn fill_domination(
-    board: &Board,
-    to_move: Color,
-    inf: &mut Inferior,
-    better: &mut Vec<(Cell, CellSet)>,
-) {
-    let empty = board.empty();
-    let n = board.g.num_cells();
-    let mut doms = vec![CellSet::EMPTY; n];
-    for d in empty.iter() {
-        let mut after = Board {
-            g: board.g,
-            stones: board.stones,
-        };
-        after.stones[to_move.index()].insert(d);
-        let mut fills = Inferior::default();
-        let mut one = CellSet::EMPTY;
-        one.insert(d);
-        let seeds = after.near_groups(&one);
-        after.fixpoint_from(&mut fills, seeds, Some((to_move, d)));
-        let taken = fills
-            .filled()
-            .difference(&fills.captured[to_move.opponent().index()]);
-        for c in taken.iter() {
-            doms[c.index()].insert(d);
-        }
-    }
-    for c in empty.iter() {
-        let ds = doms[c.index()];
-        if ds.is_empty() {
+        if dead.any() {
+            st[dead_color.index()] |= dead;
+            out.stones[dead_color.index()] |= dead;
+            near = bits.all;
             continue;
         }
-        add_cells(better, c, ds);
-        add_cells(&mut inf.dominated, c, ds);
-    }
-}
-
-/// Adds `cells` to `c`'s entry in `list` (a new entry if it has none).
-fn add_cells(list: &mut Vec<(Cell, CellSet)>, c: Cell, cells: CellSet) {
-    match list.iter_mut().find(|(x, _)| *x == c) {
-        Some((_, s)) => *s = s.union(&cells),
-        None => list.push((c, cells)),
-    }
-}
-
-/// Which cells to prune given "c is no better than each of these" edges:
-/// c goes when it has a dominator that cannot reach back to it, or one of
-/// a lower index in the same cycle. Every pruned cell then has a chain of
-/// dominators ending at a kept cell.
-fn prune(g: &Geometry, better: &[(Cell, CellSet)]) -> CellSet {
-    let n = g.num_cells();
-    let mut reach = vec![CellSet::EMPTY; n];
-    for (c, d) in better {
-        reach[c.index()] = *d;
-    }
-    let sources: Vec<Cell> = better.iter().map(|(c, _)| *c).collect();
-    // Transitive closure (only cells with out-edges can extend paths).
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &c in &sources {
-            let mut r = reach[c.index()];
-            for d in reach[c.index()].iter() {
-                r = r.union(&reach[d.index()]);
+        let mut found = false;
+        // A pair with a cell in `near` has its lower cell in `reach`.
+        let reach = near | bits.spread(near);
+        for a in empty.ones() {
+            if (st[0] | st[1]).has(a) || !found && !reach.has(a) {
+                continue;
             }
-            if r != reach[c.index()] {
-                reach[c.index()] = r;
-                changed = true;
+            // Partners above `a` (the pairs below were tried from their
+            // lower cell), still empty.
+            for b in (bits.nbr(a) & empty & B::above(a) & !st[0] & !st[1]).ones() {
+                if !found && !near.has(a) && !near.has(b) {
+                    continue;
+                }
+                for color in Color::BOTH {
+                    if captures(bits, *st, color, a, b) {
+                        let pair = bit::<B>(a) | bit(b);
+                        st[color.index()] |= pair;
+                        out.stones[color.index()] |= pair;
+                        out.captured |= pair;
+                        found = true;
+                        near = bits.all;
+                        break;
+                    }
+                }
+                if (st[0] | st[1]).has(a) {
+                    break;
+                }
             }
         }
+        if !found {
+            return out;
+        }
     }
-    let mut pruned = CellSet::EMPTY;
-    for (c, doms) in better {
-        if doms
-            .iter()
-            .any(|d| !reach[d.index()].contains(*c) || d < *c)
-        {
-            pruned.insert(*c);
+}
+
+/// Moves of `color` among `moves` that another move makes pointless: when
+/// `color` playing `d` leaves `c` dead or captures `c` in a pair next to
+/// `d`, the position after `d` is as good as one with stones on both, so
+/// `c` is never better than `d` and need not be searched. The dominating
+/// move may lie outside `moves` (then it loses, and so does `c`). Cycles
+/// are broken by never pruning with a move already pruned.
+///
+/// The reasoning survives extra stones of either side anywhere (dead and
+/// captured stay so), so a proof of the position needs no cells for it.
+pub fn dominated<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, moves: B) -> B {
+    let empty = bits.all & !st[0] & !st[1];
+    let x = color.index();
+    let mut pruned = B::ZERO;
+    for d in empty.ones() {
+        if pruned.has(d) {
+            continue;
+        }
+        let mut after = st;
+        after[x] |= bit(d);
+        let near = bits.nbr(d) & empty & moves & !pruned;
+        for c in near.ones() {
+            if locally_dead(bits, after, c) {
+                pruned |= bit(c);
+            }
+        }
+        // Pairs of d's empty neighbours captured by the move.
+        let around = bits.nbr(d) & empty;
+        for a in around.ones() {
+            for b in (bits.nbr(a) & around & B::above(a)).ones() {
+                let pair = bit::<B>(a) | bit(b);
+                if (pair & moves & !pruned).any() && captures(bits, after, color, a, b) {
+                    pruned |= pair & moves;
+                }
+            }
         }
     }
     pruned
+}
+
+/// Moves of `color` among `moves` whose closed neighbourhood, as `color`
+/// sees it, lies inside that of an adjacent empty cell `d`: the cell
+/// itself, its empty neighbours, `color`'s groups next to it and the
+/// edges it touches (a group on an edge counts as the edge). A chain
+/// through such a cell can go through `d` instead, so `d` is at least as
+/// good (neighbourhood domination, Henderson's thesis). Extra stones of
+/// either side elsewhere keep the inclusion. Cells pruned by `already`
+/// or here never dominate (cycles of equal neighbourhoods keep one cell).
+pub fn neighbourhood_dominated<B: Bitboard>(
+    bits: &Bits<B>,
+    st: [B; 2],
+    color: Color,
+    moves: B,
+    already: B,
+) -> B {
+    let own = st[color.index()];
+    let empty = bits.all & !st[0] & !st[1];
+    let (e1, e2) = color.edges();
+    let (edge1, edge2) = (bits.edge(e1), bits.edge(e2));
+    let on1 = bits.flood(edge1 & own, own);
+    let on2 = bits.flood(edge2 & own, own);
+    // The cells that see each edge: on it, or next to a group on it.
+    let sees1 = edge1 | bits.spread(on1);
+    let sees2 = edge2 | bits.spread(on2);
+    let mut pruned = B::ZERO;
+    for c in (moves & !already).ones() {
+        let nb = bits.nbr(c);
+        // Each other group next to `c`, as the cells next to it.
+        let mut groups = [B::ZERO; 6];
+        let mut n = 0;
+        let mut rest = nb & own & !on1 & !on2;
+        while rest.any() {
+            let g = bits.flood(rest.lowest(), own);
+            rest &= !g;
+            groups[n] = bits.spread(g);
+            n += 1;
+        }
+        let need1 = edge1.has(c) || (nb & on1).any();
+        let need2 = edge2.has(c) || (nb & on2).any();
+        let cands = nb & empty & !already & !pruned;
+        for d in cands.ones() {
+            let others = nb & empty & !bit::<B>(d);
+            if (others & !bits.nbr(d)).any()
+                || (need1 && !sees1.has(d))
+                || (need2 && !sees2.has(d))
+                || groups[..n].iter().any(|g| !g.has(d))
+            {
+                continue;
+            }
+            pruned |= bit(c);
+            break;
+        }
+    }
+    pruned
+}
+
+/// Whether an opponent stone at the empty cell `y` might disconnect
+/// `color`'s open cells (empty or its own): false when `y` is off
+/// `color`'s edges and its open neighbours are joined to each other
+/// through neighbours of `y`, so every path through `y` can go round it.
+fn may_cut<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, y: usize) -> bool {
+    let (e1, e2) = color.edges();
+    if (bits.edge(e1) | bits.edge(e2)).has(y) {
+        return true;
+    }
+    let open = bits.nbr(y) & !st[color.opponent().index()];
+    if open.is_empty() {
+        return false;
+    }
+    bits.flood(open.lowest(), open) != open
+}
+
+/// Moves of `color` among `moves` that an opponent reply kills: `c` is
+/// *vulnerable* to `y` when, after the opponent plays `y`, the cell `c` is
+/// dead (by the local test, or cut off from an edge). Then `color`'s move
+/// `y` is at least as good as `c` (Björnsson, Hayward, Johanson and van
+/// Rijswijck): whoever holds `y` plays as if holding `c`, and an opponent
+/// stone at `c` answered in the imagined game by one at `y` leaves `c`
+/// dead there, so the real position is never worse. So `c` need not be
+/// searched while `y` is (or `y` lies outside `moves` and loses).
+///
+/// Returns the pruned moves and their killers. Unlike [`dominated`], the
+/// reasoning needs the killer empty: an extra stone of `color` there would
+/// undo it, so a proof that every move loses must include the killers.
+/// Killers already pruned are never used (no cycles), and neither are the
+/// cells `already` pruned by another rule; a killer must be one of `moves`
+/// or one of the `losing` cells (known to lose, e.g. outside the mustplay).
+pub fn vulnerable<B: Bitboard>(
+    bits: &Bits<B>,
+    st: [B; 2],
+    color: Color,
+    moves: B,
+    already: B,
+    losing: B,
+) -> (B, B) {
+    let empty = bits.all & !st[0] & !st[1];
+    let y_side = color.opponent().index();
+    let mut pruned = B::ZERO;
+    let mut killers = B::ZERO;
+    // A killer is next to its victim (the local test) or cuts it off; the
+    // cells next to the moves cover the first kind and the usual second.
+    let ys = bits.spread(moves) & empty & (moves | losing) & !already;
+    // An opponent stone takes a cell from `color`'s chains only: the
+    // opponent's own live cells stay as they are.
+    let theirs_live = bits.live(st, color.opponent());
+    for y in ys.ones() {
+        if pruned.has(y) {
+            continue;
+        }
+        let mut after = st;
+        after[y_side] |= bit(y);
+        let open = moves & !pruned & !already & !bit::<B>(y);
+        // Only a cut vertex of `color`'s open cells can cut anything off;
+        // the flood is skipped when `color`'s open neighbours of `y` hang
+        // together around it (and it is not on `color`'s edges).
+        let both = if may_cut(bits, st, color, y) {
+            bits.live(after, color) & theirs_live
+        } else {
+            B::ONES
+        };
+        let mut dead = open & !both;
+        for c in (open & bits.nbr(y) & both).ones() {
+            if locally_dead(bits, after, c) {
+                dead |= bit(c);
+            }
+        }
+        if dead.any() {
+            pruned |= dead;
+            killers |= bit(y);
+        }
+    }
+    (pruned, killers)
 }

@@ -1,12 +1,13 @@
-//! The analysis commands' questions (HexGui's `vc-get-mustplay` and
-//! `vc-between-cells-*`) answered by the bitboard H-search the search and
-//! the solver use ([`crate::solver::vc::Hsearch`]), on the board's
+//! The analysis commands' questions (HexGui's `vc-get-mustplay`,
+//! `vc-between-cells-*`, and the decompositions `vc-build` shows) answered
+//! by the bitboard H-search the search and
+//! the solver use ([`crate::knowledge::vc::Hsearch`]), on the board's
 //! [`Bitboard`] type, every board size (above 254 cells with shorter
 //! lists: `SHOWN_LARGE`).
 
 use super::{Endpoint, Semi};
 use crate::board::{Bitboard, Cell, CellSet, Color, Position, Wide};
-use crate::solver::vc::{Bits, Caps, Goal, Hsearch, Width, cells, stones};
+use crate::knowledge::vc::{Bits, Caps, Goal, Hsearch, Width, cells, stones};
 
 /// The lists the answers come from: longer than the search's (which
 /// trades completeness for speed), as one query is cheap.
@@ -115,4 +116,23 @@ fn connections_on<B: Bitboard>(
         (Some(_), Some(_)) => (vec![CellSet::EMPTY], Vec::new()),
         _ => (Vec::new(), Vec::new()),
     })
+}
+
+/// A carrier `color` captures by decomposition in `pos` (see
+/// [`Hsearch::decomposition`]): the smallest full connection between two
+/// of its groups in a pocket only those groups can use. `None` when there
+/// is none, or when the connections already decide the game.
+pub fn decomposition(pos: &Position, color: Color) -> Option<CellSet> {
+    on_bitboard!(pos, decomposition_on(pos, color))
+}
+
+fn decomposition_on<B: Bitboard>(pos: &Position, color: Color) -> Option<CellSet> {
+    let bits = Bits::<B>::new(pos.geometry())?;
+    let st = stones::<B>(pos);
+    let mut hs = Hsearch::<B>::with_caps(Caps::SOLVER);
+    let info = hs.run_seeded(&bits, st, color, Goal::Closure, None);
+    if info.full.is_some() {
+        return None;
+    }
+    hs.decomposition(&bits, st, color).map(set)
 }

@@ -17,7 +17,7 @@
 //! with the anchor cut off as a win; IVa's first carrier lacked (5, 0)
 //! and did not hold.
 
-use crate::board::{Cell, CellSet, Color, Edge, Geometry};
+use crate::board::{Cell, CellSet, Edge, Geometry};
 
 /// An edge template in North-edge coordinates.
 #[derive(Clone, Copy, Debug)]
@@ -111,47 +111,25 @@ pub fn placements(g: &Geometry, edge: Edge, pattern: &Pattern) -> Vec<(Cell, Cel
     out
 }
 
-/// The templates that hold for `color` given its stones and the
-/// opponent's: (anchor, edge, carrier of the empty cells). The anchor may
-/// be empty (the connection holds once it is played) or an own stone.
-pub fn edge_templates(
-    g: &Geometry,
-    color: Color,
-    own: &CellSet,
-    opp: &CellSet,
-) -> Vec<(Cell, Edge, CellSet)> {
-    let mut out = Vec::new();
-    let (e1, e2) = color.edges();
-    for edge in [e1, e2] {
-        for p in PATTERNS {
-            for (anchor, carrier) in placements(g, edge, p) {
-                if opp.contains(anchor) || !carrier.is_disjoint(opp) {
-                    continue;
-                }
-                out.push((anchor, edge, carrier.difference(own)));
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
     use std::sync::Arc;
 
     use super::*;
-    use crate::board::Position;
-    use crate::knowledge::vc::{VcGraph, VcParams};
+    use crate::board::{Color, Position};
+    use crate::knowledge::vc::{Bits, Goal, Hsearch, bit, stones};
 
     /// A small Hex solver for "does Black's anchor reach the North edge",
-    /// with H-search connections as leaves and the mustplay as the
-    /// opponent's only moves.
+    /// with the bitboard H-search's connections (without the edge
+    /// templates, which are what it checks) as leaves and the mustplay as
+    /// the opponent's only moves.
     struct Solver {
         anchor: Cell,
         region: CellSet,
         memo: HashMap<(u64, bool), bool>,
-        params: VcParams,
+        bits: Bits<u128>,
+        hs: Hsearch<u128>,
         /// Nodes left before giving up (a give-up counts as "no").
         budget: usize,
     }
@@ -165,17 +143,24 @@ mod tests {
                 return false;
             }
             self.budget -= 1;
-            let vc = VcGraph::build(p, Color::Black, self.params);
-            let a = vc.node(self.anchor).expect("anchor");
-            let north = vc.edge_node(Edge::North);
+            let st: [u128; 2] = stones(p);
+            self.hs
+                .run_seeded(&self.bits, st, Color::Black, Goal::Whole, None);
+            // Node 0 is Black's first edge, North. An anchor on no chain
+            // (the run leaves it out) cannot reach North.
+            let Some(a) = self.hs.node_at(self.anchor.index()) else {
+                self.memo.insert((p.hash(), black_to_move), false);
+                return false;
+            };
+            let (fulls, semis) = self.hs.between(a, 0);
             let free = p.empty_cells().intersection(&self.region);
-            let result = if a == north || !vc.fulls(a, north).is_empty() {
+            let result = if a == 0 || !fulls.is_empty() {
                 true
             } else if free.is_empty() {
                 // The region is full and the anchor is not joined.
                 false
             } else if black_to_move {
-                !vc.semis(a, north).is_empty()
+                !semis.is_empty()
                     || free.iter().any(|c| {
                         p.play(Color::Black, c);
                         let r = self.wins(p, false);
@@ -183,10 +168,11 @@ mod tests {
                         r
                     })
             } else {
-                let must = vc
-                    .semis(a, north)
-                    .iter()
-                    .fold(free, |m, s| m.intersection(&s.carrier));
+                let must = semis.iter().fold(free, |m, &(carrier, _)| {
+                    m.iter()
+                        .filter(|c| carrier & bit::<u128>(c.index()) != 0)
+                        .collect()
+                });
                 must.iter().all(|c| {
                     p.play(Color::White, c);
                     let r = self.wins(p, true);
@@ -208,10 +194,23 @@ mod tests {
     /// As `holds`, giving up (answering no) after `budget` nodes. A yes is
     /// always a proof.
     fn holds_within(g: &Arc<Geometry>, anchor: Cell, region: &CellSet, budget: usize) -> bool {
+        // The anchor's column below it is Black down to South (H-search
+        // leaves out stones on no chain between a colour's edges); it
+        // touches no cell above the anchor's row that the anchor does not.
+        let (ax, ay) = g.coords(anchor);
+        let column = |c: Cell| {
+            let (x, y) = g.coords(c);
+            x == ax && y > ay
+        };
         let mut p = Position::new(g.clone());
         for c in g.cells() {
             if c != anchor && !region.contains(c) {
-                p.play(Color::White, c);
+                let color = if column(c) {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                p.play(color, c);
             }
         }
         p.play(Color::Black, anchor);
@@ -219,10 +218,8 @@ mod tests {
             anchor,
             region: *region,
             memo: HashMap::new(),
-            params: VcParams {
-                edge_templates: false,
-                ..VcParams::default()
-            },
+            bits: Bits::new(g).expect("fits").without_templates(),
+            hs: Hsearch::with_caps(crate::knowledge::vc::Caps::new(8, 24)),
             budget,
         };
         s.wins(&mut p, false) && s.budget > 0

@@ -42,9 +42,9 @@ use super::tt::{Bound, Tt, TtEntry, side_key as tt_key, to_tt};
 use super::worker::INF;
 use crate::board::{Bitboard, Cell, CellSet, Color, Position, Wide, zobrist_key};
 use crate::knowledge::circuit::Circuit;
-use crate::solver::ice;
-pub use crate::solver::vc::Width;
-use crate::solver::vc::{Bits, Caps, Closure, Goal, Hsearch, bit, cells, stones};
+use crate::knowledge::ice;
+pub use crate::knowledge::vc::Width;
+use crate::knowledge::vc::{Bits, Caps, Closure, Goal, Hsearch, bit, cells, stones};
 
 /// The score's scale: `SCALE * ln(R_opp / R_own)`, clamped to
 /// `SCALE * CLAMP` (the two-distance and resistance evaluations' scale).
@@ -153,6 +153,9 @@ pub struct ConnSearch<B: Bitboard> {
     root_of: Option<Board<B>>,
     /// Per cell: the energy of the node being analysed.
     energy: Vec<f64>,
+    /// Whether a node's analysis solves the circuits (the leaf score and
+    /// the moves' order); an [`Analyst`] needs neither.
+    circuits: bool,
     pub nodes: u64,
     aborted: bool,
 }
@@ -363,7 +366,7 @@ impl Searchers {
 
 impl<B: Bitboard> ConnSearch<B> {
     /// With the default caps ([`DEFAULT_CONN_CAPS`]); `None` when the
-    /// board does not fit `B` ([`crate::solver::vc::fits`]).
+    /// board does not fit `B` ([`crate::knowledge::vc::fits`]).
     pub fn new(pos: &Position) -> Option<ConnSearch<B>> {
         ConnSearch::with_caps(pos, DEFAULT_CONN_CAPS)
     }
@@ -380,6 +383,7 @@ impl<B: Bitboard> ConnSearch<B> {
             root: None,
             root_of: None,
             energy: vec![0.0; B::BITS],
+            circuits: true,
             nodes: 0,
             aborted: false,
         })
@@ -461,7 +465,9 @@ impl<B: Bitboard> ConnSearch<B> {
             if decompose && let Some(carrier) = self.hs.decomposition(&self.bits, st, color) {
                 return Analysis::Captured(color, carrier);
             }
-            resistance[color.index()] = self.circuit.solve(&self.hs, energy);
+            if self.circuits {
+                resistance[color.index()] = self.circuit.solve(&self.hs, energy);
+            }
             let slot = &mut here[color.index()];
             if children {
                 self.hs.export(st, hash, color, slot);
@@ -829,7 +835,8 @@ pub enum Verdict {
     /// The opponent wins: the cells where the mover can still make it
     /// answer (its full connection's carrier), `None` when any may do.
     Lost(Option<CellSet>),
-    /// Undecided: the consider set, best first by energy.
+    /// Undecided: the consider set (in cell order: an analyst solves no
+    /// circuits).
     Open(Vec<Cell>),
 }
 
@@ -979,7 +986,9 @@ impl Analyst {
     /// For `pos`'s board with H-search caps `caps`.
     pub fn new(pos: &Position, caps: Caps) -> Option<Analyst> {
         fn one<B: Bitboard>(pos: &Position, caps: Caps) -> Option<Box<ConnSearch<B>>> {
-            ConnSearch::with_caps(pos, caps).map(Box::new)
+            let mut s = ConnSearch::with_caps(pos, caps)?;
+            s.circuits = false;
+            Some(Box::new(s))
         }
         Some(match Width::of(pos.geometry()) {
             Width::Narrow => Analyst::Narrow(one(pos, caps)?),

@@ -443,7 +443,7 @@ impl Searcher {
         excluded: &CellSet,
     ) -> Cell {
         let opp = me.opponent();
-        crate::knowledge::ice::superior_cells(pos, me, best)
+        crate::knowledge::inferior::superior_cells(pos, me, best)
             .into_iter()
             .filter(|&c| !excluded.contains(c))
             .find(|&c| {

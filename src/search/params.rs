@@ -6,8 +6,8 @@ use std::str::FromStr;
 
 use super::DEFAULT_ENDGAME_EMPTY_PCT;
 use crate::eval::EvalKind;
+use crate::knowledge::vc::Caps;
 use crate::params::Param;
-use crate::solver::vc::Caps;
 
 /// The connection search's H-search caps by default.
 pub const DEFAULT_CONN_CAPS: Caps = Caps::SOLVER;

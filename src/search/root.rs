@@ -12,7 +12,7 @@ use super::connsearch::{Analyst, Verdict};
 use super::worker::INF;
 use super::*;
 use super::{score_is_loss, score_is_win};
-use crate::solver::vc::Caps;
+use crate::knowledge::vc::Caps;
 
 /// One root iteration's scores.
 pub(crate) struct RootScores {

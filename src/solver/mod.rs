@@ -8,13 +8,15 @@
 //!
 //! At every node the solver asks an oracle (see [`oracle`]) whether the
 //! position is already decided and which moves need searching. By default
-//! that is the solver's own bitboard H-search ([`vc`], boards of at most
-//! 254 cells, up to 15x15, on the bitboard type of their size): an
+//! that is the knowledge core's bitboard H-search
+//! ([`crate::knowledge::vc`], boards of at most 254 cells, up to 15x15,
+//! on the bitboard type of their size): an
 //! edge-to-edge semi wins for the mover, an opponent's edge-to-edge full
 //! loses, and the moves are limited to the common cells
 //! of the opponent's edge-to-edge semis (the mustplay). Before that, dead
-//! cells and captured pairs are filled in ([`ice`]), then the carriers
-//! decompositions capture ([`vc::Hsearch::decomposition`]), and moves
+//! cells and captured pairs are filled in ([`crate::knowledge::ice`]),
+//! then the carriers decompositions capture
+//! ([`crate::knowledge::vc::Hsearch::decomposition`]), and moves
 //! another move kills or captures are left out, as are moves an opponent
 //! reply kills (vulnerable cells). The fill-in is what makes the 7x7
 //! openings solvable (the 6x6 file takes about 12 s with it, 180 s
@@ -31,20 +33,18 @@
 //! [`swap`] holds the swap decision and the opening tables.
 
 pub mod dfpn;
-pub mod ice;
 pub mod oracle;
 mod params;
 mod play;
 pub mod swap;
 pub mod tt;
-pub mod vc;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Bitboard, Cell, Color, Position, Wide, zobrist_key};
-use vc::Width;
+use crate::knowledge::vc::Width;
 
 use dfpn::{Search, Settings};
 use oracle::{BoardOracle, Expansion, HsearchOracle, Oracle};

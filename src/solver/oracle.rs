@@ -7,8 +7,8 @@
 //!   block. Cells cut off from one of the mover's edges *and* one of the
 //!   opponent's are dead and skipped. Always correct, but blind to bridges.
 //! - [`HsearchOracle`] (the default): the solver's own bitboard H-search
-//!   ([`super::vc`]): connection-decided positions and the mustplay, after
-//!   the fill-in and pruning of [`super::ice`]; expansions and fill-ins
+//!   ([`crate::knowledge::vc`]): connection-decided positions and the mustplay, after
+//!   the fill-in and pruning of [`crate::knowledge::ice`]; expansions and fill-ins
 //!   are cached per position.
 //!
 //! The board oracle orders moves by an evaluation's per-cell values (see
@@ -22,10 +22,10 @@ use crate::eval::{CellValues, EvalKind, Evaluator};
 use crate::knowledge::circuit::Circuit;
 
 use super::MoveOrder;
-use super::ice;
-use super::vc::{Bits, Closure, EdgeInfo, Goal, Hsearch, cells, stones};
+use crate::knowledge::ice;
+use crate::knowledge::vc::{Bits, Closure, EdgeInfo, Goal, Hsearch, cells, stones};
 
-/// A set of cells as a 128-bit bitboard ([`super::vc`]); [`ALL`] stands
+/// A set of cells as a 128-bit bitboard ([`crate::knowledge::vc`]); [`ALL`] stands
 /// for "every cell" on any board.
 pub type Proof = u128;
 

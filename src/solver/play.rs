@@ -154,7 +154,7 @@ impl Solver {
         // Players (and the regression files) expect a move that is not
         // inferior: a dominated or vulnerable winner gives way to a cell at
         // least as good, when its proof is no longer.
-        for c in crate::knowledge::ice::superior_cells(pos, to_move, best) {
+        for c in crate::knowledge::inferior::superior_cells(pos, to_move, best) {
             if Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
                 break;
             }

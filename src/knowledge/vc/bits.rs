@@ -110,6 +110,14 @@ impl<B: Bitboard> Bits<B> {
         })
     }
 
+    /// Without the edge templates: H-search's own connections only (to
+    /// check the templates with).
+    #[cfg(test)]
+    pub(crate) fn without_templates(mut self) -> Bits<B> {
+        self.templates.clear();
+        self
+    }
+
     #[inline]
     pub fn nbr(&self, i: usize) -> B {
         self.nbr[i]

@@ -336,7 +336,7 @@ fn seeded_decisions_are_right() {
     assert!(checked > 300, "only {checked} decisions checked");
 }
 
-/// Timing: `cargo test --release --lib solver::vc -- --ignored
+/// Timing: `cargo test --release --lib knowledge::vc -- --ignored
 /// --nocapture` (`VC_BENCH_SIZE=n` for n x n instead of 7x7).
 #[test]
 #[ignore]
@@ -394,7 +394,7 @@ fn line_on<B: Bitboard>(g: &Geometry, line: &[[u128; 2]], color: Color) -> Vec<S
     let mut out = Vec::new();
     for st in line {
         let mut st = [widen::<B>(st[0]), widen::<B>(st[1])];
-        let filled = crate::solver::ice::fill_in(&bits, &mut st, color);
+        let filled = crate::knowledge::ice::fill_in(&bits, &mut st, color);
         out.push(format!(
             "fill {:?} {:x}",
             filled.stones.map(narrow),
