@@ -752,7 +752,7 @@ impl Portfolio {
             );
             // A win the search has proved as well keeps the search's move:
             // its wins are the shortest it found, and at the root the one
-            // leaving the least to defend (`Knowledge::simplest_win`); the
+            // leaving the least to defend (`ConnSearch::simplest_win`); the
             // solver's (`Solver::simplest_win`) is the quickest among the
             // proofs it had time to find.
             let search_won = crate::search::score_is_win(outcome.score);

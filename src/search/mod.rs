@@ -397,16 +397,13 @@ impl Searcher {
 
 /// The deepest plies (exclusive) whose nodes use the knowledge: nodes at
 /// plies `0..KNOW_PLIES` check for decided positions and search only the
-/// consider set; deeper nodes use the plain search. Measured on
-/// endgame.tst at 10 s a move (2 threads, loaded machine): 2 passed 16 of
-/// 40 in 178 s, 3 passed 15 in 221 s (knowledge off: 13 in 143 s). With
-/// the solver's bitboard oracle answering the knowledge nodes (four times
-/// cheaper), 3 and 4 plies both passed 21 of 40 like 2 did, and 4 plies
-/// scored 28-32 against 2 in 60 games on 9x9 at 0.5 s a move: not kept.
-/// Nor was choosing the `width` moves of a first-ply knowledge node by the
-/// energy of the resistance over the connections (`knowledge::resistance`,
-/// Wolve's way) rather than by the evaluation's values: 30-30 in 60 games
-/// on 9x9 at 0.5 s a move, and 21 of endgame.tst against 22.
+/// consider set; deeper nodes use the plain search. On endgame.tst at
+/// 10 s a move 2 plies passed 16 of 40 and 3 passed 15 (knowledge off:
+/// 13); with the bitboard analysis answering the knowledge nodes, 3 and 4
+/// plies passed 21 like 2, and 4 plies scored 28-32 against 2 in 60 games
+/// on 9x9 at 0.5 s a move. Ordering a first-ply node's moves by the
+/// circuits' energy (Wolve's way) instead of the evaluation's values
+/// scored 30-30 in 60 games on 9x9.
 pub const KNOW_PLIES: usize = 2;
 
 /// Where the connection search does not play from the first move (boards

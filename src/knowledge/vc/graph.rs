@@ -179,9 +179,12 @@ impl<B: Bitboard> Hsearch<B> {
     /// last run (for `color` on `stones`, gone to the end): the smallest
     /// full connection between two of its groups (not the two edges) that
     /// lies in a pocket no `color` chain from its other edges reaches
-    /// without passing a cell next to one of the two. The reasoning is
-    /// the knowledge's (`knowledge::decompose`); the carrier belongs to
-    /// every proof that relies on it, as captured cells do.
+    /// without passing a cell next to one of the two. A chain of `color`
+    /// through the pocket can only go from one of the groups to the other
+    /// (a combinatorial decomposition), which the full connection already
+    /// guarantees, so filling the carrier with `color`'s stones keeps the
+    /// winner; the carrier belongs to every proof that relies on it, as
+    /// captured cells do.
     pub fn decomposition(&self, bits: &Bits<B>, stones: [B; 2], color: Color) -> Option<B> {
         if !self.finished() {
             return None;
