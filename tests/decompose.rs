@@ -8,7 +8,7 @@ mod common;
 use common::{Rng, brute_memo, diagram, random_position};
 
 use ferrohex::board::{CellSet, Color, Position};
-use ferrohex::knowledge::{fill_in, queries};
+use ferrohex::knowledge::{fill_decompositions, fill_in, queries};
 
 fn describe(pos: &Position) -> Vec<String> {
     pos.placed()
@@ -57,26 +57,6 @@ fn a_captured_carrier_keeps_the_winner() {
     assert!(found >= 50, "few decompositions found: {found}");
 }
 
-/// Each carrier a decomposition captures filled in with its owner's
-/// stones, then the fill-in, until no decomposition is left (as the
-/// search's root does): the position and the carriers by colour.
-fn fill_decompositions(pos: &Position) -> (Position, [CellSet; 2]) {
-    let mut board = pos.clone();
-    let mut fills = [CellSet::EMPTY; 2];
-    while board.winner().is_none() {
-        let found = Color::BOTH
-            .into_iter()
-            .find_map(|col| queries::decomposition(&board, col).map(|c| (col, c)));
-        let Some((col, carrier)) = found else { break };
-        for c in carrier.iter() {
-            board.play(col, c);
-        }
-        fills[col.index()] = fills[col.index()].union(&carrier);
-        board = fill_in(&board).0;
-    }
-    (board, fills)
-}
-
 /// The whole fill (decompositions and the fill-in they lead to, after
 /// the ordinary fill-in) keeps the winner too.
 #[test]
@@ -90,7 +70,10 @@ fn decomposition_fill_keeps_the_winner() {
         let empties = 6 + rng.below(if size == 5 { 8 } else { 7 });
         let (mut pos, _) = random_position(&mut rng, size, n - empties);
         let (base, _) = fill_in(&pos);
-        let (filled, fills) = fill_decompositions(&base);
+        let mut fills = [CellSet::EMPTY; 2];
+        let filled = fill_decompositions(&base, |col, carrier, _| {
+            fills[col.index()] = fills[col.index()].union(&carrier);
+        });
         if fills == [CellSet::EMPTY; 2] {
             continue;
         }

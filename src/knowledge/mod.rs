@@ -98,9 +98,37 @@ pub enum Inferiority {
     Dominated(CellSet),
 }
 
-/// Decompositions [`inferior_cells`] fills in at most (the connection
-/// search's limit at a node).
+/// Decompositions [`fill_decompositions`] fills in at most (the
+/// connection search's limit at a node).
 const MAX_DECOMPOSITIONS: usize = 4;
+
+/// `pos` (already filled in) with each carrier a decomposition captures
+/// ([`queries::decomposition`]) filled with its owner's stones, then the
+/// fill-in again, until none is left, the game is decided or
+/// [`MAX_DECOMPOSITIONS`] are filled. `step` is told each carrier: its
+/// colour, its cells and the position with it played (before the fill-in
+/// it leads to).
+pub fn fill_decompositions(
+    pos: &Position,
+    mut step: impl FnMut(Color, CellSet, &Position),
+) -> Position {
+    let mut board = pos.clone();
+    for _ in 0..MAX_DECOMPOSITIONS {
+        if board.winner().is_some() {
+            break;
+        }
+        let found = Color::BOTH
+            .into_iter()
+            .find_map(|col| queries::decomposition(&board, col).map(|c| (col, c)));
+        let Some((col, carrier)) = found else { break };
+        for c in carrier.iter() {
+            board.play(col, c);
+        }
+        step(col, carrier, &board);
+        board = fill_in(&board).0;
+    }
+    board
+}
 
 /// Every cell outside `color`'s consider set (mustplay ignored) with the
 /// reason, in cell order: the fill-in, then (as the search's root does)
@@ -122,25 +150,11 @@ pub fn inferior_cells(pos: &Position, color: Color) -> Vec<(Cell, Inferiority)> 
     let mut inf = analyze(pos, color);
     fills(&inf, &mut entries);
     if pos.winner().is_none() {
-        // Each carrier a decomposition captures, on the board filled so
-        // far, is filled with its owner's stones, then the fill-in again.
-        let mut board = fill_in(pos).0;
-        for _ in 0..MAX_DECOMPOSITIONS {
-            let found = Color::BOTH
-                .into_iter()
-                .find_map(|col| queries::decomposition(&board, col).map(|c| (col, c)));
-            let Some((col, carrier)) = found else { break };
-            for c in carrier.iter() {
-                board.play(col, c);
-            }
+        fill_decompositions(&fill_in(pos).0, |col, carrier, after| {
             entries.extend(carrier.iter().map(|c| (c, Inferiority::Captured(col))));
-            if board.winner().is_some() {
-                break;
-            }
-            inf = analyze(&board, color);
+            inf = analyze(after, color);
             fills(&inf, &mut entries);
-            board = fill_in(&board).0;
-        }
+        });
     }
     let pruned = inf.pruned().difference(&inf.filled());
     for c in pruned.iter() {

@@ -1010,6 +1010,12 @@ impl Analyst {
         with_search!(self, s => s.hs.set_deadline(deadline))
     }
 
+    /// Whether its runs' deadline has passed: they give up, and what they
+    /// answer now is less than they would find.
+    pub fn past_deadline(&self) -> bool {
+        with_search!(self, s => s.hs.deadline().is_some_and(|d| Instant::now() >= d))
+    }
+
     /// See [`ConnSearch::verdict`].
     pub fn verdict(&mut self, pos: &Position, me: Color) -> Verdict {
         with_search!(self, s => s.verdict(pos, me))

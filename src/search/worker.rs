@@ -236,14 +236,21 @@ impl Worker {
         }
         self.know_misses += 1;
         let t = Instant::now();
-        let info = match self.know.as_mut() {
-            Some(k) if self.knows => k.facts(&self.pos, me, consider),
-            _ => Facts {
-                decided: None,
-                consider: None,
-            },
+        let (info, whole) = match self.know.as_mut() {
+            Some(k) if self.knows => (k.facts(&self.pos, me, consider), !k.past_deadline()),
+            _ => (
+                Facts {
+                    decided: None,
+                    consider: None,
+                },
+                false,
+            ),
         };
-        self.know_cache.insert(key, info);
+        // Answers from runs that gave up at the deadline are not kept for
+        // later searches.
+        if whole {
+            self.know_cache.insert(key, info);
+        }
         self.know_time += t.elapsed();
         info
     }

@@ -696,6 +696,11 @@ impl<B: Bitboard> Hsearch<B> {
         self.deadline = deadline;
     }
 
+    /// The deadline set by [`Hsearch::set_deadline`].
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// The list lengths this H-search keeps.
     pub fn caps(&self) -> Caps {
         self.caps
