@@ -318,7 +318,7 @@ pub const DEFAULT_SOLVER_EMPTY: usize = 100;
 /// 11-9 against Wolve (8-12 with 100).
 pub fn default_verify_empty(g: &Geometry) -> usize {
     const STONES: usize = 24;
-    if Width::searched(g).is_some() {
+    if Width::of(g).searched() {
         DEFAULT_SOLVER_EMPTY.max(g.num_cells().saturating_sub(STONES))
     } else {
         DEFAULT_SOLVER_EMPTY

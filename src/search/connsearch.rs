@@ -313,7 +313,7 @@ pub struct Iteration {
 /// (boards of at most 254 cells: [`Width::searched`]). On bigger boards
 /// it is the endgame search only.
 pub fn from_first_move(pos: &Position) -> bool {
-    Width::searched(pos.geometry()).is_some()
+    Width::of(pos.geometry()).searched()
 }
 
 /// The searchers of one search (one a thread), on the bitboard type of

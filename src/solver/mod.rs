@@ -244,10 +244,11 @@ impl Solver {
             )?;
             Some(Box::new(o))
         }
-        match Width::searched(pos.geometry())? {
+        match Width::of(pos.geometry()) {
             Width::Narrow => of::<u128>(&self.params, pos),
             Width::Three => of::<Wide<3>>(&self.params, pos),
             Width::Four => of::<Wide<4>>(&self.params, pos),
+            // Not tried in games: the board alone answers ([`Width::searched`]).
             Width::Eleven => None,
         }
     }

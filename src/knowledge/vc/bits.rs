@@ -60,15 +60,12 @@ impl Width {
         }
     }
 
-    /// [`Width::of`] for the connection search and the solver: `None` on
-    /// boards above 254 cells, where they have not been tried in games;
-    /// the distance search, the endgame search and the solver's other
-    /// oracles play there.
-    pub fn searched(g: &Geometry) -> Option<Width> {
-        match Width::of(g) {
-            Width::Eleven => None,
-            w => Some(w),
-        }
+    /// Whether the connection search plays from the first move and the
+    /// solver asks the H-search on boards of this width: up to 254 cells.
+    /// Above, where they have not been tried in games, the distance search
+    /// plays until the endgame and the solver asks the board alone.
+    pub fn searched(self) -> bool {
+        self != Width::Eleven
     }
 }
 
