@@ -90,3 +90,20 @@ fn every_or_set_of_semis_gives_its_full() {
     let lost = info.full.is_some() || (info.semis > 0 && info.semi_cap == 0);
     assert!(lost, "{info:?}");
 }
+
+/// A run past its deadline gives up: it is not finished and finds less
+/// (here not the bridge chain's edge-to-edge full); without the deadline
+/// the same run finds it.
+#[test]
+fn a_run_past_its_deadline_gives_up() {
+    let p = position(7, &["d2", "c4", "b6"], &[]);
+    let bits = Bits::new(p.geometry()).unwrap();
+    let mut hs = Hsearch::<u128>::new();
+    hs.set_deadline(Some(std::time::Instant::now()));
+    let info = hs.run_seeded(&bits, stones(&p), Color::Black, Goal::Closure, None);
+    assert!(!hs.finished());
+    assert!(info.full.is_none());
+    hs.set_deadline(None);
+    let info = hs.run_seeded(&bits, stones(&p), Color::Black, Goal::Closure, None);
+    assert!(info.full.is_some());
+}
