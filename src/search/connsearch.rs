@@ -394,6 +394,12 @@ impl<B: Bitboard> ConnSearch<B> {
         self.dims == (pos.geometry().width(), pos.geometry().height())
     }
 
+    /// Its H-search's runs give up after `deadline`: one node's runs on
+    /// the biggest boards can take longer than the rest of a short move.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.hs.set_deadline(deadline);
+    }
+
     /// Starts a new search: no nodes counted yet.
     pub fn reset(&mut self) {
         self.nodes = 0;

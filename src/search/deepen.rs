@@ -5,6 +5,9 @@ use super::*;
 use crate::board::Bitboard;
 use connsearch::Searchers;
 
+/// The time [`Searcher::superior_win`] may take.
+const SUPERIOR_CHECK: Duration = Duration::from_millis(20);
+
 /// What the connection search's deepening does after a finished depth
 /// that did not decide the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -336,6 +339,9 @@ impl Searcher {
             max_depth,
             leave_rest,
         } = root;
+        for s in searchers.iter_mut() {
+            s.set_deadline(Some(start + budget));
+        }
         let allowed: CellSet = moves.iter().copied().collect();
         let mut order: Vec<Cell> = match searchers[0].root(pos, me) {
             Ok(consider) => consider
@@ -420,6 +426,10 @@ impl Searcher {
         if let Some(b) = best.as_mut() {
             b.nodes = searchers.iter().map(|s| s.nodes).sum();
             if score_is_win(b.score) {
+                // A won position's answer is worth a short check past the
+                // deadline (on 11x11 each candidate takes about a
+                // millisecond).
+                searchers[0].set_deadline(Some(Instant::now() + SUPERIOR_CHECK));
                 let c = Self::superior_win(&mut searchers[0], pos, me, b.best, &excluded);
                 if c != b.best {
                     b.best = c;
