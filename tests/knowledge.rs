@@ -820,8 +820,40 @@ fn resistance_is_symmetric_and_favours_the_stronger_side() {
           W W W W W
            . . . . .
             . . . . .");
+    assert!(view(&p).resistance[Color::Black.index()].is_infinite());
+}
+
+/// Neighbourhood domination on the bitboards: Black's a1 on an empty board
+/// sees North, a2 and b1, all of which b1 sees too, so b1 dominates it; a
+/// centre cell has no such neighbour. With White on b1, a1 sees North and
+/// a2, and a2 does not see North: nothing dominates it.
+#[test]
+fn a_cell_inside_a_neighbours_neighbourhood_is_dominated() {
+    use ferrohex::knowledge::{ice, vc};
+    let pruned = |p: &Position| -> CellSet {
+        let bits = vc::Bits::<u128>::new(p.geometry()).expect("fits");
+        let st: [u128; 2] = vc::stones(p);
+        let moves = bits.all & !st[0] & !st[1];
+        vc::cells(ice::neighbourhood_dominated(
+            &bits,
+            st,
+            Color::Black,
+            moves,
+            0,
+        ))
+        .collect()
+    };
+    let p = empty(5);
+    let out = pruned(&p);
+    assert!(out.contains(cell(&p, "a1")), "{}", names(&p, &out));
+    assert!(!out.contains(cell(&p, "c3")), "{}", names(&p, &out));
+    // Its dominator stays.
+    assert!(!out.contains(cell(&p, "b1")), "{}", names(&p, &out));
+    let mut q = p.clone();
+    q.play(Color::White, cell(&q, "b1"));
     assert!(
-        circuit_view(&p, Color::White)
-            .is_none_or(|v| v.resistance[Color::Black.index()].is_infinite())
+        !pruned(&q).contains(cell(&q, "a1")),
+        "{}",
+        names(&q, &pruned(&q))
     );
 }

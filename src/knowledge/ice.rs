@@ -320,8 +320,10 @@ pub fn dominated<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, moves: B
 /// edges it touches (a group on an edge counts as the edge). A chain
 /// through such a cell can go through `d` instead, so `d` is at least as
 /// good (neighbourhood domination, Henderson's thesis). Extra stones of
-/// either side elsewhere keep the inclusion. Cells pruned by `already`
-/// or here never dominate (cycles of equal neighbourhoods keep one cell).
+/// either side elsewhere keep the inclusion. The dominating cell may lie
+/// outside `moves` (then it loses, and so does the pruned cell: `moves`
+/// must hold every move that may win). Cells pruned by `already` or here
+/// never dominate (cycles of equal neighbourhoods keep one cell).
 pub fn neighbourhood_dominated<B: Bitboard>(
     bits: &Bits<B>,
     st: [B; 2],

@@ -1,7 +1,8 @@
 //! The connection search: alpha-beta with the Hex knowledge at every node,
-//! on the bitboard H-search and inferior-cell analysis the solver uses
-//! (boards of at most 254 cells, on the [`Bitboard`] type of their size:
-//! see [`Searchers`]).
+//! on the knowledge core's bitboard H-search and inferior-cell analysis,
+//! on the [`Bitboard`] type of the board's size (see [`Searchers`]): from
+//! the first move on boards of at most 254 cells, in the endgame on the
+//! bigger ones ([`from_first_move`]).
 //!
 //! Each node:
 //! 1. fills in its dead and captured cells ([`ice::fill_in`]);
@@ -90,8 +91,8 @@ pub struct CircuitView {
 /// The connection search's evaluation of `pos` with `me` to move, laid
 /// open: the fill-in for `me` played, each colour's whole H-search, and
 /// the resistance of its circuit over the full connections (what
-/// Benzene's `eval-resist` reports after `vc-build`). `None` when the board
-/// does not fit the bitboards.
+/// Benzene's `eval-resist` reports after `vc-build`). `None` when a
+/// colour's H-search gives up (more nodes than its tables hold).
 pub fn circuit_view(pos: &Position, me: Color) -> Option<CircuitView> {
     match Width::of(pos.geometry()) {
         Width::Narrow => ConnSearch::<u128>::new(pos)?.view(pos, me),
@@ -124,6 +125,7 @@ fn first_not_lost_on<B: Bitboard>(
     let Some(mut searcher) = ConnSearch::<B>::new(pos) else {
         return moves.first().copied();
     };
+    searcher.set_deadline(Some(until));
     let opp = me.opponent();
     moves.iter().copied().find(|&c| {
         if Instant::now() >= until {
@@ -186,6 +188,8 @@ struct Board<B> {
     st: [B; 2],
     hash: u64,
     me: Color,
+    /// The colour the fill-in gives dead cells (either would do).
+    dead: Color,
     /// What changed since the position was last filled in.
     unfilled: Unfilled,
 }
@@ -203,27 +207,34 @@ enum Unfilled {
 }
 
 impl<B: Bitboard> Board<B> {
-    /// `pos` with `me` to move, its fill-in played.
+    /// `pos` with `me` to move, its fill-in played (dead cells to the
+    /// opponent).
     fn filled(bits: &Bits<B>, pos: &Position, me: Color) -> Board<B> {
+        Board::filled_dead(bits, pos, me, me.opponent())
+    }
+
+    /// `pos` with `me` to move, its fill-in played, dead cells to `dead`.
+    fn filled_dead(bits: &Bits<B>, pos: &Position, me: Color, dead: Color) -> Board<B> {
         let mut b = Board {
             st: stones(pos),
             hash: pos.hash(),
             me,
+            dead,
             unfilled: Unfilled::All,
         };
         b.fill(bits);
         b
     }
 
-    /// Plays the fill-in for the side to move (dead cells go to the
-    /// opponent), keeping the hash up to date.
+    /// Plays the fill-in (dead cells go to `dead`), keeping the hash up
+    /// to date.
     fn fill(&mut self, bits: &Bits<B>) {
         let near = match std::mem::replace(&mut self.unfilled, Unfilled::Nothing) {
             Unfilled::Nothing => return,
             Unfilled::Stone(x) => ice::touched_by(bits, self.st, x),
             Unfilled::All => bits.all,
         };
-        let f = ice::fill_in_near(bits, &mut self.st, self.me.opponent(), near);
+        let f = ice::fill_in_near(bits, &mut self.st, self.dead, near);
         for color in Color::BOTH {
             for c in cells(f.stones[color.index()]) {
                 self.hash ^= zobrist_key(color, c);
@@ -251,6 +262,7 @@ impl<B: Bitboard> Board<B> {
             st,
             hash: self.hash ^ zobrist_key(self.me, c),
             me: self.me.opponent(),
+            dead: self.me,
             unfilled: match self.unfilled {
                 Unfilled::Nothing => Unfilled::Stone(c.index()),
                 _ => Unfilled::All,
@@ -532,7 +544,13 @@ impl<B: Bitboard> ConnSearch<B> {
                 return s;
             }
         }
-        let (score, mut moves) = match self.analyse(&mut board, ply, depth > 0) {
+        let analysis = self.analyse(&mut board, ply, depth > 0);
+        if sh.expired() {
+            // Its runs may have given up: nothing of it is kept.
+            self.aborted = true;
+            return 0;
+        }
+        let (score, mut moves) = match analysis {
             Analysis::Decided(w, _) => {
                 let s = if w == me { WIN - p } else { -(WIN - p) };
                 sh.tt.store(
@@ -749,8 +767,7 @@ impl<B: Bitboard> ConnSearch<B> {
 
 /// A fixed-depth search of `pos` for `me` with one thread and a fresh
 /// 16 MiB table, over the root's consider set: the best move, its score
-/// and the nodes searched. `None` when the connections decide the root or
-/// the board does not fit.
+/// and the nodes searched. `None` when the connections decide the root.
 pub fn fixed_depth(pos: &Position, me: Color, depth: u32) -> Option<(Cell, i32, u64)> {
     match Width::of(pos.geometry()) {
         Width::Narrow => fixed_depth_on::<u128>(pos, me, depth),
@@ -892,7 +909,10 @@ impl<B: Bitboard> ConnSearch<B> {
     /// the root [`ConnSearch::verdict`] analysed last (its runs start
     /// from the root's connections); the consider set when `consider`.
     pub fn facts(&mut self, pos: &Position, me: Color, consider: bool) -> Facts {
-        let mut board = Board::filled(&self.bits, pos, me);
+        // Dead cells go where the root's went, so that the root's
+        // connections can seed this position's runs.
+        let dead = self.root.map_or(me.opponent(), |r| r.dead);
+        let mut board = Board::filled_dead(&self.bits, pos, me, dead);
         match self.analyse(&mut board, 1, consider) {
             Analysis::Decided(w, _) => Facts {
                 decided: Some(w),
@@ -951,7 +971,7 @@ impl<B: Bitboard> ConnSearch<B> {
         }
         let mut best: Option<(usize, Cell)> = None;
         for c in candidates {
-            if best.is_some() && Instant::now() >= until {
+            if Instant::now() >= until {
                 break;
             }
             let mut child = st;

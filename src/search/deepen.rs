@@ -425,10 +425,12 @@ impl Searcher {
         }
         if let Some(b) = best.as_mut() {
             b.nodes = searchers.iter().map(|s| s.nodes).sum();
-            if score_is_win(b.score) {
-                // A won position's answer is worth a short check past the
-                // deadline (on 11x11 each candidate takes about a
-                // millisecond).
+            // A won position's answer is worth a short check, past the
+            // deadline only on boards where the inferior-cell analysis
+            // takes about a millisecond.
+            if score_is_win(b.score)
+                && (connsearch::from_first_move(pos) || start.elapsed() < budget)
+            {
                 searchers[0].set_deadline(Some(Instant::now() + SUPERIOR_CHECK));
                 let c = Self::superior_win(&mut searchers[0], pos, me, b.best, &excluded);
                 if c != b.best {

@@ -294,7 +294,9 @@ impl Worker {
             Tactics::Forced(c) => Some(c),
             Tactics::Open => None,
         };
-        if kn && let Some(w) = self.know_info(me, false).decided {
+        // The consider set is asked for at once where it will be needed,
+        // so that one analysis answers both questions.
+        if kn && let Some(w) = self.know_info(me, depth > 0 && forced.is_none()).decided {
             return self.decided_score(me, w, ply);
         }
         if depth == 0 && forced.is_none() {
