@@ -436,6 +436,9 @@ impl Searcher {
                 if c != b.best {
                     b.best = c;
                     b.pv = vec![c];
+                    // The decision leads the ranking.
+                    b.ranked.retain(|&x| x != c);
+                    b.ranked.insert(0, c);
                 }
             }
         }
