@@ -98,9 +98,10 @@ pub enum Inferiority {
     Dominated(CellSet),
 }
 
-/// Decompositions [`fill_decompositions`] fills in at most (the
-/// connection search's limit at a node).
-const MAX_DECOMPOSITIONS: usize = 4;
+/// Decompositions filled in at one position at most, by
+/// [`fill_decompositions`] and at a node of the connection search: each
+/// costs the position's H-search runs again.
+pub const MAX_DECOMPOSITIONS: usize = 4;
 
 /// `pos` (already filled in) with each carrier a decomposition captures
 /// ([`queries::decomposition`]) filled with its owner's stones, then the

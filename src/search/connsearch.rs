@@ -42,6 +42,7 @@ use super::params::DEFAULT_CONN_CAPS;
 use super::tt::{Bound, Tt, TtEntry, side_key as tt_key, to_tt};
 use super::worker::INF;
 use crate::board::{Bitboard, Cell, CellSet, Color, Position, Wide, zobrist_key};
+use crate::knowledge::MAX_DECOMPOSITIONS;
 use crate::knowledge::circuit::Circuit;
 use crate::knowledge::ice;
 pub use crate::knowledge::vc::Width;
@@ -176,10 +177,6 @@ enum Analysis<B> {
     /// filled in before the node is analysed again.
     Captured(Color, B),
 }
-
-/// Decompositions filled in at one node at most; each costs the node's
-/// H-search runs again.
-const MAX_DECOMPOSITIONS: usize = 4;
 
 /// A position on the search's line: the stones (Black, White), their
 /// hash and the side to move.
@@ -355,7 +352,7 @@ impl Searchers {
             n: usize,
             caps: Caps,
         ) -> Option<Vec<ConnSearch<B>>> {
-            v.retain(|s| s.is_for(pos) && s.hs.caps() == Caps::new(caps.fulls, caps.semis));
+            v.retain(|s| s.is_for(pos, caps));
             v.truncate(n);
             while v.len() < n {
                 v.push(ConnSearch::with_caps(pos, caps)?);
@@ -401,9 +398,11 @@ impl<B: Bitboard> ConnSearch<B> {
         })
     }
 
-    /// Whether this searcher is for `pos`'s board.
-    pub fn is_for(&self, pos: &Position) -> bool {
+    /// Whether this searcher is for `pos`'s board and H-search caps
+    /// `caps`.
+    pub fn is_for(&self, pos: &Position, caps: Caps) -> bool {
         self.dims == (pos.geometry().width(), pos.geometry().height())
+            && self.hs.caps() == Caps::new(caps.fulls, caps.semis)
     }
 
     /// Its H-search's runs give up after `deadline`: one node's runs on
@@ -625,15 +624,22 @@ impl<B: Bitboard> ConnSearch<B> {
     /// consider set ordered by energy, or the winner when the connections
     /// decide the root.
     pub fn root(&mut self, pos: &Position, me: Color) -> Result<Vec<Cell>, Color> {
-        let mut board = Board::filled(&self.bits, pos, me);
-        self.root_of = Some(board);
-        let a = self.analyse(&mut board, 0, true);
-        self.root = Some(board);
-        match a {
+        match self.analyse_root(pos, me) {
             Analysis::Decided(w, _) => Err(w),
             Analysis::Open(_, moves) => Ok(moves),
             Analysis::Captured(..) => unreachable!("analyse fills captured carriers in"),
         }
+    }
+
+    /// Fills in the root `pos` (`me` to move) and analyses it, keeping it
+    /// (`root`, `root_of`) and its connections (the frame of ply 0) for
+    /// the positions below it.
+    fn analyse_root(&mut self, pos: &Position, me: Color) -> Analysis<B> {
+        let mut board = Board::filled(&self.bits, pos, me);
+        self.root_of = Some(board);
+        let a = self.analyse(&mut board, 0, true);
+        self.root = Some(board);
+        a
     }
 
     /// The score of root move `c` of the root [`ConnSearch::root`]
@@ -876,10 +882,8 @@ impl<B: Bitboard> ConnSearch<B> {
     /// The verdict on `pos` with `me` to move, its connections kept for
     /// [`ConnSearch::facts`] on later positions of the line.
     pub fn verdict(&mut self, pos: &Position, me: Color) -> Verdict {
-        let mut board = Board::filled(&self.bits, pos, me);
-        self.root_of = Some(board);
-        let a = self.analyse(&mut board, 0, true);
-        self.root = Some(board);
+        let a = self.analyse_root(pos, me);
+        let st = self.root.map_or([B::ZERO; 2], |r| r.st);
         let empty = pos.empty_cells();
         let on_board = |b: B| -> CellSet { cells(b).filter(|&c| empty.contains(c)).collect() };
         match a {
@@ -892,8 +896,7 @@ impl<B: Bitboard> ConnSearch<B> {
                 // At the root, the moves an opponent reply kills go too
                 // (their killers are searched).
                 let set = moves.iter().fold(B::ZERO, |acc, c| acc | bit(c.index()));
-                let (vulnerable, _) =
-                    ice::vulnerable(&self.bits, board.st, me, set, B::ZERO, B::ZERO);
+                let (vulnerable, _) = ice::vulnerable(&self.bits, st, me, set, B::ZERO, B::ZERO);
                 let kept: Vec<Cell> = moves
                     .iter()
                     .copied()
@@ -1026,14 +1029,13 @@ impl Analyst {
 
     /// Whether it is for `pos`'s board and these caps.
     pub fn is_for(&self, pos: &Position, caps: Caps) -> bool {
-        let caps = Caps::new(caps.fulls, caps.semis);
-        with_search!(self, s => s.is_for(pos) && s.hs.caps() == caps)
+        with_search!(self, s => s.is_for(pos, caps))
     }
 
     /// Its H-search's runs give up after `deadline`
     /// ([`Hsearch::set_deadline`]).
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        with_search!(self, s => s.hs.set_deadline(deadline))
+        with_search!(self, s => s.set_deadline(deadline))
     }
 
     /// Whether its runs' deadline has passed: they give up, and what they
