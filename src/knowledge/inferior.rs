@@ -256,25 +256,8 @@ impl Board<'_> {
             if seen.contains(s) {
                 continue;
             }
-            let mut comp = CellSet::EMPTY;
-            comp.insert(s);
-            seen.insert(s);
-            let mut stack = vec![s];
-            let mut edges = 0;
-            while let Some(c) = stack.pop() {
-                for e in [e1, e2] {
-                    if self.g.touches(c, e) {
-                        edges |= e.bit();
-                    }
-                }
-                for &n in self.g.neighbours(c) {
-                    if open.contains(n) && !seen.contains(n) {
-                        seen.insert(n);
-                        comp.insert(n);
-                        stack.push(n);
-                    }
-                }
-            }
+            let (comp, edges) = self.group_in(color, &open, s);
+            seen = seen.union(&comp);
             if edges != e1.bit() | e2.bit() {
                 out = out.union(&comp);
             }
