@@ -161,7 +161,7 @@ impl<B: Bitboard> Side<B> {
 }
 
 /// Whether `color` has joined its edges.
-fn joined<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color) -> bool {
+pub fn joined<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color) -> bool {
     let own = st[color.index()];
     let (e1, e2) = color.edges();
     (bits.flood(bits.edge(e1) & own, own) & bits.edge(e2)).any()
@@ -314,13 +314,104 @@ pub fn dominated<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, moves: B
     pruned
 }
 
-/// Moves of `color` among `moves` whose closed neighbourhood, as `color`
-/// sees it, lies inside that of an adjacent empty cell `d`: the cell
-/// itself, its empty neighbours, `color`'s groups next to it and the
-/// edges it touches (a group on an edge counts as the edge). A chain
-/// through such a cell can go through `d` instead, so `d` is at least as
-/// good (neighbourhood domination, Henderson's thesis). Extra stones of
-/// either side elsewhere keep the inclusion. The dominating cell may lie
+/// `color`'s view of the board for neighbourhood domination: each empty
+/// cell's closed neighbourhood as `color` sees it is the cell itself, its
+/// empty neighbours, `color`'s groups next to it and the edges it touches
+/// (a group on an edge counts as the edge). When that of `c` lies inside
+/// that of an adjacent empty cell `d`, a chain through `c` can go through
+/// `d` instead, so `d` is at least as good (neighbourhood domination,
+/// Henderson's thesis). Extra stones of either side elsewhere keep the
+/// inclusion.
+pub struct Neighbourhoods<B> {
+    own: B,
+    empty: B,
+    edge1: B,
+    edge2: B,
+    /// `color`'s groups on each edge.
+    on1: B,
+    on2: B,
+    /// The cells that see each edge: on it, or next to a group on it.
+    sees1: B,
+    sees2: B,
+}
+
+/// What a cell's closed neighbourhood needs of a dominator's: the cell's
+/// neighbours, the other groups next to it (each as the cells next to
+/// it), and whether it sees each edge.
+struct Needs<B> {
+    nb: B,
+    groups: [B; 6],
+    n: usize,
+    need1: bool,
+    need2: bool,
+}
+
+impl<B: Bitboard> Neighbourhoods<B> {
+    pub fn new(bits: &Bits<B>, st: [B; 2], color: Color) -> Neighbourhoods<B> {
+        let own = st[color.index()];
+        let (e1, e2) = color.edges();
+        let (edge1, edge2) = (bits.edge(e1), bits.edge(e2));
+        let on1 = bits.flood(edge1 & own, own);
+        let on2 = bits.flood(edge2 & own, own);
+        Neighbourhoods {
+            own,
+            empty: bits.all & !st[0] & !st[1],
+            edge1,
+            edge2,
+            on1,
+            on2,
+            sees1: edge1 | bits.spread(on1),
+            sees2: edge2 | bits.spread(on2),
+        }
+    }
+
+    fn needs(&self, bits: &Bits<B>, c: usize) -> Needs<B> {
+        let nb = bits.nbr(c);
+        // Each other group next to `c`, as the cells next to it.
+        let mut groups = [B::ZERO; 6];
+        let mut n = 0;
+        let mut rest = nb & self.own & !self.on1 & !self.on2;
+        while rest.any() {
+            let g = bits.flood(rest.lowest(), self.own);
+            rest &= !g;
+            groups[n] = bits.spread(g);
+            n += 1;
+        }
+        Needs {
+            nb,
+            groups,
+            n,
+            need1: self.edge1.has(c) || (nb & self.on1).any(),
+            need2: self.edge2.has(c) || (nb & self.on2).any(),
+        }
+    }
+
+    /// Whether the closed neighbourhood of `d`, an empty neighbour of the
+    /// cell `need` describes, holds that cell's.
+    fn covers(&self, bits: &Bits<B>, need: &Needs<B>, d: usize) -> bool {
+        let others = need.nb & self.empty & !bit::<B>(d);
+        !((others & !bits.nbr(d)).any()
+            || (need.need1 && !self.sees1.has(d))
+            || (need.need2 && !self.sees2.has(d))
+            || need.groups[..need.n].iter().any(|g| !g.has(d)))
+    }
+
+    /// The cells of `cands` that dominate the empty cell `c`: adjacent
+    /// empty cells whose closed neighbourhood holds `c`'s.
+    pub fn dominators(&self, bits: &Bits<B>, c: usize, cands: B) -> B {
+        let need = self.needs(bits, c);
+        let mut out = B::ZERO;
+        for d in (need.nb & self.empty & cands).ones() {
+            if self.covers(bits, &need, d) {
+                out |= bit(d);
+            }
+        }
+        out
+    }
+}
+
+/// Moves of `color` among `moves` that an adjacent empty cell dominates
+/// by neighbourhood ([`Neighbourhoods`]). The dominating cell may lie
 /// outside `moves` (then it loses, and so does the pruned cell: `moves`
 /// must hold every move that may win). Cells pruned by `already` or here
 /// never dominate (cycles of equal neighbourhoods keep one cell).
@@ -331,42 +422,16 @@ pub fn neighbourhood_dominated<B: Bitboard>(
     moves: B,
     already: B,
 ) -> B {
-    let own = st[color.index()];
-    let empty = bits.all & !st[0] & !st[1];
-    let (e1, e2) = color.edges();
-    let (edge1, edge2) = (bits.edge(e1), bits.edge(e2));
-    let on1 = bits.flood(edge1 & own, own);
-    let on2 = bits.flood(edge2 & own, own);
-    // The cells that see each edge: on it, or next to a group on it.
-    let sees1 = edge1 | bits.spread(on1);
-    let sees2 = edge2 | bits.spread(on2);
+    let view = Neighbourhoods::new(bits, st, color);
     let mut pruned = B::ZERO;
     for c in (moves & !already).ones() {
-        let nb = bits.nbr(c);
-        // Each other group next to `c`, as the cells next to it.
-        let mut groups = [B::ZERO; 6];
-        let mut n = 0;
-        let mut rest = nb & own & !on1 & !on2;
-        while rest.any() {
-            let g = bits.flood(rest.lowest(), own);
-            rest &= !g;
-            groups[n] = bits.spread(g);
-            n += 1;
-        }
-        let need1 = edge1.has(c) || (nb & on1).any();
-        let need2 = edge2.has(c) || (nb & on2).any();
-        let cands = nb & empty & !already & !pruned;
+        let need = view.needs(bits, c);
+        let cands = need.nb & view.empty & !already & !pruned;
         for d in cands.ones() {
-            let others = nb & empty & !bit::<B>(d);
-            if (others & !bits.nbr(d)).any()
-                || (need1 && !sees1.has(d))
-                || (need2 && !sees2.has(d))
-                || groups[..n].iter().any(|g| !g.has(d))
-            {
-                continue;
+            if view.covers(bits, &need, d) {
+                pruned |= bit(c);
+                break;
             }
-            pruned |= bit(c);
-            break;
         }
     }
     pruned
