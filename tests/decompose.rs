@@ -69,9 +69,14 @@ fn decomposition_fill_keeps_the_winner() {
         let n = size * size;
         let empties = 6 + rng.below(if size == 5 { 8 } else { 7 });
         let (mut pos, _) = random_position(&mut rng, size, n - empties);
-        let (base, _) = fill_in(&pos);
+        let dead = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let (base, _) = fill_in(&pos, dead);
         let mut fills = [CellSet::EMPTY; 2];
-        let filled = fill_decompositions(&base, |col, carrier, _| {
+        let filled = fill_decompositions(&base, dead, |col, carrier, _| {
             fills[col.index()] = fills[col.index()].union(&carrier);
         });
         if fills == [CellSet::EMPTY; 2] {
@@ -114,7 +119,9 @@ fn a_corner_fenced_off_by_own_stones_is_captured() {
            . . . . .
             W . . . .",
     );
-    let (base, _) = fill_in(&closed);
+    // Nothing to fill, whatever colour dead cells would take.
+    let (base, _) = fill_in(&closed, Color::White);
+    assert_eq!(base, fill_in(&closed, Color::Black).0);
     assert_eq!(base.num_stones(), closed.num_stones());
     // A full connection from c1-c2 to the edge through the corner: its
     // H-search keeps 6-cell carriers there (a1 b1 a2 b2 a3 b3, or the one

@@ -69,11 +69,8 @@ fn vc_build_lists_inferior_cells_in_hexgui_codes() {
                 "{answer}"
             );
             let code = pair[1];
-            let ok = ["fdb", "fdw", "fcb", "fcw", "fpb", "fpw"].contains(&code)
-                || ((code.starts_with("iv[")
-                    || code.starts_with("ir[")
-                    || code.starts_with("id["))
-                    && code.ends_with(']'));
+            let ok = ["fdb", "fdw", "fcb", "fcw"].contains(&code)
+                || ((code.starts_with("iv[") || code.starts_with("id[")) && code.ends_with(']'));
             assert!(ok, "unknown code {code} in {answer}");
         }
     }

@@ -16,8 +16,23 @@
 //!   per-cell energy for move ordering);
 //! - [`queries`]: the analysis commands' answers (connections between two
 //!   endpoints, mustplay, a decomposition's carrier) on every board size;
-//! - [`inferior`]: the analysis with every kind of inferior cell and its
-//!   reasons, for HexGui's overlay and the choice among winning moves.
+//! - [`inferior`]: `ice`'s analysis with every inferior cell's reason
+//!   (killers, dominators) and the pruned set, for HexGui's overlay and
+//!   the choice among winning moves.
+
+/// Calls `$f::<B>($args)` with `B` the bitboard type `$pos`'s board fits
+/// ([`vc::Width`]).
+macro_rules! on_bitboard {
+    ($pos:expr, $f:ident($($arg:expr),*)) => {
+        match $crate::knowledge::vc::Width::of($pos.geometry()) {
+            $crate::knowledge::vc::Width::Narrow => $f::<u128>($($arg),*),
+            $crate::knowledge::vc::Width::Three => $f::<$crate::board::Wide<3>>($($arg),*),
+            $crate::knowledge::vc::Width::Four => $f::<$crate::board::Wide<4>>($($arg),*),
+            $crate::knowledge::vc::Width::Eleven => $f::<$crate::board::Wide<11>>($($arg),*),
+        }
+    };
+}
+pub(crate) use on_bitboard;
 
 pub mod circuit;
 pub mod ice;
@@ -88,12 +103,8 @@ pub enum Inferiority {
     /// Captured by this colour (a pattern, or a carrier a decomposition
     /// captures).
     Captured(Color),
-    /// Permanently inferior for this colour, filled with its stone.
-    Permanent(Color),
     /// Vulnerable: the listed opponent replies kill it.
     Vulnerable(CellSet),
-    /// Reversible: the listed replies make it useless to the mover.
-    Reversible(CellSet),
     /// Dominated by the listed cells.
     Dominated(CellSet),
 }
@@ -105,12 +116,13 @@ pub const MAX_DECOMPOSITIONS: usize = 4;
 
 /// `pos` (already filled in) with each carrier a decomposition captures
 /// ([`queries::decomposition`]) filled with its owner's stones, then the
-/// fill-in again, until none is left, the game is decided or
-/// [`MAX_DECOMPOSITIONS`] are filled. `step` is told each carrier: its
-/// colour, its cells and the position with it played (before the fill-in
-/// it leads to).
+/// fill-in again (dead cells to `dead`), until none is left, the game is
+/// decided or [`MAX_DECOMPOSITIONS`] are filled. `step` is told each
+/// carrier: its colour, its cells and the position with it played (before
+/// the fill-in it leads to).
 pub fn fill_decompositions(
     pos: &Position,
+    dead: Color,
     mut step: impl FnMut(Color, CellSet, &Position),
 ) -> Position {
     let mut board = pos.clone();
@@ -126,15 +138,17 @@ pub fn fill_decompositions(
             board.play(col, c);
         }
         step(col, carrier, &board);
-        board = fill_in(&board).0;
+        board = fill_in(&board, dead).0;
     }
     board
 }
 
 /// Every cell outside `color`'s consider set (mustplay ignored) with the
-/// reason, in cell order: the fill-in, then (as the search's root does)
-/// each carrier a decomposition captures and the fill-in it leads to, then
-/// the pruning of the last board, which the consider set comes from.
+/// reason, in cell order: the fill-in (dead cells to the opponent), then
+/// (as the search's root does) each carrier a decomposition captures and
+/// the fill-in it leads to, then the pruning of the last board, which the
+/// consider set comes from. A cell both vulnerable and dominated is shown
+/// vulnerable.
 pub fn inferior_cells(pos: &Position, color: Color) -> Vec<(Cell, Inferiority)> {
     let mut entries: Vec<(Cell, Inferiority)> = Vec::new();
     let fills = |inf: &Inferior, entries: &mut Vec<(Cell, Inferiority)>| {
@@ -142,7 +156,6 @@ pub fn inferior_cells(pos: &Position, color: Color) -> Vec<(Cell, Inferiority)> 
             for (set, mark) in [
                 (&inf.dead[col.index()], Inferiority::Dead(col)),
                 (&inf.captured[col.index()], Inferiority::Captured(col)),
-                (&inf.perm[col.index()], Inferiority::Permanent(col)),
             ] {
                 entries.extend(set.iter().map(|c| (c, mark.clone())));
             }
@@ -151,7 +164,8 @@ pub fn inferior_cells(pos: &Position, color: Color) -> Vec<(Cell, Inferiority)> 
     let mut inf = analyze(pos, color);
     fills(&inf, &mut entries);
     if pos.winner().is_none() {
-        fill_decompositions(&fill_in(pos).0, |col, carrier, after| {
+        let dead = color.opponent();
+        fill_decompositions(&fill_in(pos, dead).0, dead, |col, carrier, after| {
             entries.extend(carrier.iter().map(|c| (c, Inferiority::Captured(col))));
             inf = analyze(after, color);
             fills(&inf, &mut entries);
@@ -162,8 +176,6 @@ pub fn inferior_cells(pos: &Position, color: Color) -> Vec<(Cell, Inferiority)> 
         let find = |list: &[(Cell, CellSet)]| list.iter().find(|(v, _)| *v == c).map(|e| e.1);
         if let Some(k) = find(&inf.vulnerable) {
             entries.push((c, Inferiority::Vulnerable(k)));
-        } else if let Some(r) = find(&inf.reversible) {
-            entries.push((c, Inferiority::Reversible(r)));
         } else if let Some(d) = find(&inf.dominated) {
             entries.push((c, Inferiority::Dominated(d)));
         }

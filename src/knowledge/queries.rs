@@ -6,8 +6,8 @@
 //! lists: `SHOWN_LARGE`).
 
 use super::{Endpoint, Semi};
-use crate::board::{Bitboard, Cell, CellSet, Color, Position, Wide};
-use crate::knowledge::vc::{Bits, Caps, Goal, Hsearch, Width, cells, stones};
+use crate::board::{Bitboard, Cell, CellSet, Color, Position};
+use crate::knowledge::vc::{Bits, Caps, Goal, Hsearch, cells, stones};
 
 /// The lists the answers come from: longer than the search's (which
 /// trades completeness for speed), as one query is cheap.
@@ -25,19 +25,6 @@ const SHOWN_LARGE: Caps = Caps::SOLVER;
 /// The lists the answers on `B`'s boards come from.
 fn shown<B: Bitboard>() -> Caps {
     if B::BITS > 256 { SHOWN_LARGE } else { SHOWN }
-}
-
-/// Calls `$f::<B>($args)` with `B` the bitboard type `$pos`'s board
-/// fits ([`Width`]).
-macro_rules! on_bitboard {
-    ($pos:expr, $f:ident($($arg:expr),*)) => {
-        match Width::of($pos.geometry()) {
-            Width::Narrow => $f::<u128>($($arg),*),
-            Width::Three => $f::<Wide<3>>($($arg),*),
-            Width::Four => $f::<Wide<4>>($($arg),*),
-            Width::Eleven => $f::<Wide<11>>($($arg),*),
-        }
-    };
 }
 
 fn set<B: Bitboard>(b: B) -> CellSet {

@@ -11,9 +11,8 @@ fn names(g: &Geometry, set: &CellSet, sep: &str) -> String {
 
 /// The `vc-build COLOR` overlay: whitespace-separated `CELL CODE` pairs:
 /// `fdb`/`fdw` dead (filled black/white), `fcb`/`fcw` captured,
-/// `fpb`/`fpw` permanently inferior, `iv[k1-k2]` vulnerable (killed by the
-/// listed cells), `ir[r1-r2]` reversible (the listed replies make it
-/// useless to the mover), `id[d1-d2]` dominated by the listed cells.
+/// `iv[k1-k2]` vulnerable (killed by the listed cells), `id[d1-d2]`
+/// dominated by the listed cells.
 pub fn inferior(g: &Geometry, cells: &[(Cell, Inferiority)]) -> String {
     cells
         .iter()
@@ -21,9 +20,7 @@ pub fn inferior(g: &Geometry, cells: &[(Cell, Inferiority)]) -> String {
             let code = match why {
                 Inferiority::Dead(col) => format!("fd{}", letter(*col)),
                 Inferiority::Captured(col) => format!("fc{}", letter(*col)),
-                Inferiority::Permanent(col) => format!("fp{}", letter(*col)),
                 Inferiority::Vulnerable(k) => format!("iv[{}]", names(g, k, "-")),
-                Inferiority::Reversible(r) => format!("ir[{}]", names(g, r, "-")),
                 Inferiority::Dominated(d) => format!("id[{}]", names(g, d, "-")),
             };
             format!("{} {code}", g.name(*c))
