@@ -3,7 +3,19 @@
 
 use super::*;
 use crate::board::Bitboard;
+use crate::knowledge::vc::Caps;
 use connsearch::Searchers;
+
+/// The H-search caps of the root's verdict where the connection search
+/// takes the root (at least these; more when the search's own are more).
+/// At the search's 4 fulls and 8 semis a pair, the root of an 11x11 game
+/// against Wolve had a lost position it did not see (the solver proves it)
+/// and a reply it did not see forced; with 6 and 12 or more it sees both,
+/// in 4 to 5 ms.
+const ROOT_CAPS: Caps = Caps {
+    fulls: 8,
+    semis: 16,
+};
 
 /// The time [`Searcher::superior_win`] may take.
 const SUPERIOR_CHECK: Duration = Duration::from_millis(20);
@@ -135,6 +147,13 @@ impl Searcher {
         // A proven loss the knowledge found at the root: the score to
         // report whatever the search says.
         let mut known_loss = None;
+        // The connection search: from the first move on boards of at most
+        // 254 cells, and in the endgame (at most `endgame_empty_pct` of the
+        // cells empty) on every board and with `connection_search` off.
+        let endgame =
+            empties as usize * 100 <= params.endgame_empty_pct * pos.geometry().num_cells();
+        let conn_root = params.level != Level::Medium
+            && (endgame || (params.connection_search && connsearch::from_first_move(pos)));
         if params.knowledge {
             let t = Instant::now();
             // A won position may spend a tenth of the budget on finding
@@ -147,13 +166,27 @@ impl Searcher {
                 build: t + budget * 2 / 5,
                 search: deadline,
             };
+            // Where the connection search takes the root, the root's
+            // verdict is one analysis a move, not one a node: it keeps
+            // more connections a pair ([`ROOT_CAPS`]) and finds more
+            // decided positions and narrower mustplays (the distance
+            // search's knowledge plies start from its connections, so
+            // they keep the search's caps).
+            let caps = if conn_root {
+                Caps::new(
+                    params.conn_caps.fulls.max(ROOT_CAPS.fulls),
+                    params.conn_caps.semis.max(ROOT_CAPS.semis),
+                )
+            } else {
+                params.conn_caps
+            };
             let verdict = Self::root_knowledge(
                 &mut self.workers,
                 self.pool.as_ref(),
                 pos,
                 to_move,
                 times,
-                params.conn_caps,
+                caps,
             );
             log::debug!("knowledge at the root: {:.3}s", t.elapsed().as_secs_f64());
             match verdict {
@@ -202,15 +235,7 @@ impl Searcher {
         {
             moves.retain(|&c| region.contains(c));
         }
-        // The connection search: from the first move on boards of at most
-        // 254 cells, and in the endgame (at most `endgame_empty_pct` of the
-        // cells empty) on every board and with `connection_search` off.
-        let endgame =
-            empties as usize * 100 <= params.endgame_empty_pct * pos.geometry().num_cells();
-        if root_kn
-            && params.level != Level::Medium
-            && (endgame || (params.connection_search && connsearch::from_first_move(pos)))
-        {
+        if root_kn && conn_root {
             let root = ConnRoot {
                 pos,
                 me: to_move,

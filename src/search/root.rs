@@ -231,7 +231,21 @@ impl Searcher {
             }
             Verdict::Lost(only) => RootKnowledge::Lost(only, -(WIN - 2 * d_opp)),
             Verdict::Open(moves) => {
-                let set: CellSet = moves.into_iter().filter(|&c| empty.contains(c)).collect();
+                let mut set: CellSet = moves.into_iter().filter(|&c| empty.contains(c)).collect();
+                // The inferior-cell analysis with fill-in domination prunes
+                // what the connections' consider set keeps: cells the
+                // fill-in after another move fills, and cells a neighbour's
+                // reply kills. A few milliseconds on the boards the
+                // connection search plays from the first move, where a
+                // shorter root list is a deeper search; a tenth of a second
+                // on 26x26, so not above them.
+                if connsearch::from_first_move(pos) && Instant::now() < times.build {
+                    let kept =
+                        set.difference(&crate::knowledge::inferior::analyze(pos, me).pruned());
+                    if !kept.is_empty() {
+                        set = kept;
+                    }
+                }
                 if set.len() == 1 {
                     let c = set.iter().next().expect("one cell");
                     w0.pos.play(me, c);

@@ -433,3 +433,28 @@ fn a_cut_off_iteration_ranks_moves_not_reached_before_moves_proved_lost() {
     // A complete iteration keeps its order by score.
     assert_eq!(root::best_first(&[-10, 40, lost], 1), vec![1, 0, 2]);
 }
+
+/// Two positions of an 11x11 game against Wolve (Black to move) where the
+/// connections at the search's own caps (4 fulls, 8 semis a pair) see
+/// neither the forced reply nor the loss; the root's wider verdict sees
+/// both at once.
+#[test]
+fn the_root_sees_a_forced_reply_and_a_loss_its_wider_connections_prove() {
+    let black = [
+        "d1", "f7", "d6", "c8", "e5", "e4", "c4", "d7", "d9", "f4", "i3",
+    ];
+    let white = [
+        "e7", "g5", "f5", "d5", "f3", "e3", "c7", "b10", "e2", "g3", "j2",
+    ];
+    // White's j2 leaves Black one reply: i2.
+    let p = pos_from(11, &black, &white);
+    let out = run(&p, Color::Black, &params1(4));
+    assert_eq!(moved(&out), cell(&p, "i2"));
+    assert!(out.nodes <= 1, "searched {} nodes", out.nodes);
+    // Two moves on, Black is lost (the solver proves it too).
+    let black: Vec<&str> = black.iter().copied().chain(["h2", "i2"]).collect();
+    let white: Vec<&str> = white.iter().copied().chain(["h3", "h5"]).collect();
+    let p = pos_from(11, &black, &white);
+    let out = run(&p, Color::Black, &params1(2));
+    assert!(score_is_loss(out.score), "score {}", out.score);
+}
