@@ -208,33 +208,63 @@ fn prune<B: Bitboard>(cells: B, better: &[B]) -> B {
 /// first. Empty when `cell` is not inferior (or is a fill-in cell, which
 /// has no such chain).
 pub fn superior_cells(pos: &Position, to_move: Color, cell: Cell) -> Vec<Cell> {
-    let inf = analyze(pos, to_move);
-    let pruned = inf.pruned();
-    if !pruned.contains(cell) {
-        return Vec::new();
-    }
-    let better = |c: Cell| {
-        let find = |list: &[(Cell, CellSet)]| {
-            list.iter()
-                .find(|(x, _)| *x == c)
-                .map_or(CellSet::EMPTY, |(_, s)| *s)
-        };
-        find(&inf.dominated).union(&find(&inf.vulnerable))
-    };
-    let mut seen = CellSet::EMPTY;
-    seen.insert(cell);
-    let (mut queue, mut out) = (std::collections::VecDeque::from([cell]), Vec::new());
-    while let Some(c) = queue.pop_front() {
-        for d in better(c).iter() {
-            if seen.contains(d) {
-                continue;
-            }
-            seen.insert(d);
-            if !pruned.contains(d) {
-                out.push(d);
-            }
-            queue.push_back(d);
+    analyze(pos, to_move).superior(cell)
+}
+
+impl Inferior {
+    /// [`superior_cells`] of this analysis.
+    pub fn superior(&self, cell: Cell) -> Vec<Cell> {
+        let pruned = self.pruned();
+        if !pruned.contains(cell) {
+            return Vec::new();
         }
+        let better = |c: Cell| {
+            let find = |list: &[(Cell, CellSet)]| {
+                list.iter()
+                    .find(|(x, _)| *x == c)
+                    .map_or(CellSet::EMPTY, |(_, s)| *s)
+            };
+            find(&self.dominated).union(&find(&self.vulnerable))
+        };
+        let mut seen = CellSet::EMPTY;
+        seen.insert(cell);
+        let (mut queue, mut out) = (std::collections::VecDeque::from([cell]), Vec::new());
+        while let Some(c) = queue.pop_front() {
+            for d in better(c).iter() {
+                if seen.contains(d) {
+                    continue;
+                }
+                seen.insert(d);
+                if !pruned.contains(d) {
+                    out.push(d);
+                }
+                queue.push_back(d);
+            }
+        }
+        out
     }
-    out
+
+    /// `moves` (a set that keeps a winning move whenever the player to move
+    /// has one, such as a consider set pruned by another analysis) less the
+    /// cells this analysis prunes, each only when a cell at least as good
+    /// stays: a filled cell when any move stays, an inferior one when one
+    /// of its [`Inferior::superior`] cells does. Two analyses may break a
+    /// cycle of equal cells at different cells; this keeps one of them.
+    pub fn prune_from(&self, moves: &CellSet) -> CellSet {
+        let pruned = self.pruned();
+        let kept = moves.difference(&pruned);
+        let filled = self.filled();
+        let mut out = kept;
+        for c in moves.intersection(&pruned).iter() {
+            let covered = if filled.contains(c) {
+                !kept.is_empty()
+            } else {
+                self.superior(c).iter().any(|&s| kept.contains(s))
+            };
+            if !covered {
+                out.insert(c);
+            }
+        }
+        out
+    }
 }

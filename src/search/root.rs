@@ -235,16 +235,14 @@ impl Searcher {
                 // The inferior-cell analysis with fill-in domination prunes
                 // what the connections' consider set keeps: cells the
                 // fill-in after another move fills, and cells a neighbour's
-                // reply kills. A few milliseconds on the boards the
+                // reply kills (each only while a cell at least as good
+                // stays: the two analyses break cycles of equal cells
+                // differently). A few milliseconds on the boards the
                 // connection search plays from the first move, where a
                 // shorter root list is a deeper search; a tenth of a second
                 // on 26x26, so not above them.
                 if connsearch::from_first_move(pos) && Instant::now() < times.build {
-                    let kept =
-                        set.difference(&crate::knowledge::inferior::analyze(pos, me).pruned());
-                    if !kept.is_empty() {
-                        set = kept;
-                    }
+                    set = crate::knowledge::inferior::analyze(pos, me).prune_from(&set);
                 }
                 if set.len() == 1 {
                     let c = set.iter().next().expect("one cell");
