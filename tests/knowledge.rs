@@ -735,7 +735,11 @@ fn consider_set_keeps_a_winning_move() {
                 solve(&mut q, to_move.opponent()) == to_move
             })
         };
-        assert!(wins(&consider), "no winning move kept in {}", names(&p, &consider));
+        assert!(
+            wins(&consider),
+            "no winning move kept in {}",
+            names(&p, &consider)
+        );
         // The search's root prunes it further with the inferior-cell
         // analysis, whose cycles of equal cells may break elsewhere.
         let root = analyze(&p, to_move).prune_from(&consider);

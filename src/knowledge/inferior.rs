@@ -246,22 +246,16 @@ impl Inferior {
 
     /// `moves` (a set that keeps a winning move whenever the player to move
     /// has one, such as a consider set pruned by another analysis) less the
-    /// cells this analysis prunes, each only when a cell at least as good
-    /// stays: a filled cell when any move stays, an inferior one when one
-    /// of its [`Inferior::superior`] cells does. Two analyses may break a
-    /// cycle of equal cells at different cells; this keeps one of them.
+    /// inferior cells of this analysis, each only while one of its
+    /// [`Inferior::superior`] cells (at least as good) stays. Two analyses
+    /// may break a cycle of equal cells at different cells; this keeps one
+    /// of them. Filled cells stay: another analysis's set may hold one in
+    /// place of a winning cell it filled differently.
     pub fn prune_from(&self, moves: &CellSet) -> CellSet {
-        let pruned = self.pruned();
-        let kept = moves.difference(&pruned);
-        let filled = self.filled();
+        let kept = moves.difference(&self.pruned());
         let mut out = kept;
-        for c in moves.intersection(&pruned).iter() {
-            let covered = if filled.contains(c) {
-                !kept.is_empty()
-            } else {
-                self.superior(c).iter().any(|&s| kept.contains(s))
-            };
-            if !covered {
+        for c in moves.intersection(&self.pruned()).iter() {
+            if !self.superior(c).iter().any(|&s| kept.contains(s)) {
                 out.insert(c);
             }
         }
