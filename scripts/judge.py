@@ -11,11 +11,16 @@ is better; reruns of one configuration differ by about 0.001-0.004.
     scripts/judge.py ref --out ref.jsonl games/*.sgf          # MoHex's moves
     scripts/judge.py play --ref ref.jsonl --out mine.txt \\
         --engine "target/release/ferrohex --max-time 1"        # the engine's
+    scripts/judge.py prove --ref ref.jsonl                      # decided positions
     scripts/judge.py regret --ref ref.jsonl mine.txt other.txt  # the judgement
 
 `ref` takes the plies 4, 9, ..., 39 of each game (`--plies` to choose); the
 judged values are cached (`--cache`, judge-cache.json by default), so a second
-configuration costs only the positions where its moves differ. Needs $A (the
+configuration costs only the positions where its moves differ. `prove` marks
+the positions ferrohex's solver decides in 2 s; `regret` leaves them out, and
+those where MoHex values its own move under 0.05 or over 0.95 (`--band`;
+`--decided` keeps them all): in a decided position MoHex's value is a guess,
+and a move that hides the loss from its quick search looks good. Needs $A (the
 anchors' folder) and python3; no other packages.
 """
 
@@ -120,6 +125,32 @@ def cmd_ref(a):
                 out.flush()
 
 
+def cmd_prove(a):
+    """Marks the positions a solver decides: MoHex's value there is a guess
+    (it gave 0.45-0.56 to positions ferrohex's df-pn proves lost in under a
+    second), and every move's regret in them is noise."""
+    refs = [json.loads(line) for line in open(a.ref)]
+    e = Engine(a.engine, "param_dfpn max_time %g" % a.time)
+    for r in refs:
+        if "winner" in r:
+            continue
+        try:
+            e.position(r["size"], r["moves"])
+            w = e.cmd("dfpn-solve-state " + r["color"]).lower()
+        except RuntimeError as x:
+            print("solver failed", r["game"], r["ply"], x, file=sys.stderr)
+            e.close()
+            e = Engine(a.engine, "param_dfpn max_time %g" % a.time)
+            continue
+        r["winner"] = {"black": "b", "white": "w"}.get(w)
+    with open(a.ref + ".tmp", "w") as out:
+        for r in refs:
+            out.write(json.dumps(r) + "\n")
+    os.replace(a.ref + ".tmp", a.ref)
+    n = sum(1 for r in refs if r.get("winner"))
+    print("%d of %d positions decided" % (n, len(refs)))
+
+
 def cmd_play(a):
     refs = [json.loads(line) for line in open(a.ref)]
     e = Engine(a.engine, a.setup)
@@ -183,24 +214,34 @@ def cmd_regret(a):
     judge = Judge(a)
     for path in a.moves:
         bands = {}
-        total, n, big = 0.0, 0, 0
+        total, n, big, decided = 0.0, 0, 0, 0
         for line in open(path):
             f = line.split()
             r = refs[(f[0], int(f[1]))]
+            if r.get("winner") and not a.decided:
+                decided += 1
+                continue
             band = "plies <10" if r["ply"] < 10 else ("plies 10-23" if r["ply"] < 24 else "plies 24+")
+            vr = judge.value(r, f[4])
+            if vr is None:
+                continue
+            if not a.decided and not a.band < vr < 1.0 - a.band:
+                # MoHex's own move wins or loses: decided, as far as it sees.
+                decided += 1
+                continue
             if f[4] == f[6]:
                 d = 0.0
             else:
-                vr, vm = judge.value(r, f[4]), judge.value(r, f[6])
-                if vr is None or vm is None:
+                vm = judge.value(r, f[6])
+                if vm is None:
                     continue
                 d = vr - vm
             total, n, big = total + d, n + 1, big + (d > 0.1)
             s = bands.setdefault(band, [0.0, 0])
             s[0] += d
             s[1] += 1
-        print("%s: %d positions, mean regret %.4f, %d over 0.1; %s" % (
-            path, n, total / max(n, 1), big,
+        print("%s: %d positions (%d decided left out), mean regret %.4f, %d over 0.1; %s" % (
+            path, n, decided, total / max(n, 1), big,
             ", ".join("%s %.4f (%d)" % (k, v[0] / v[1], v[1]) for k, v in sorted(bands.items()))))
     if judge.e:
         judge.e.close()
@@ -215,6 +256,11 @@ def main():
     r.add_argument("--plies", default=",".join(str(x) for x in range(4, 44, 5)))
     r.add_argument("--time", type=float, default=3.0)
     r.add_argument("sgf", nargs="+")
+    pv = sub.add_parser("prove", help="mark the positions a solver decides (left out of regret)")
+    pv.add_argument("--ref", required=True)
+    pv.add_argument("--engine", default="target/release/ferrohex --threads 1",
+                    help="an engine answering dfpn-solve-state")
+    pv.add_argument("--time", type=float, default=2.0, help="seconds a position")
     pl = sub.add_parser("play", help="an engine's move in the same positions")
     pl.add_argument("--ref", required=True)
     pl.add_argument("--engine", required=True)
@@ -224,11 +270,16 @@ def main():
     g.add_argument("--ref", required=True)
     g.add_argument("--cache", default="judge-cache.json")
     g.add_argument("--time", type=float, default=2.0)
+    g.add_argument("--decided", action="store_true",
+                   help="judge the decided positions too (see --band)")
+    g.add_argument("--band", type=float, default=0.05,
+                   help="positions where MoHex's own move is valued below BAND or above "
+                   "1 - BAND count as decided, as do those `prove` marked")
     g.add_argument("moves", nargs="+")
     a = p.parse_args()
-    if a.what != "play" and not a.anchors:
+    if a.what not in ("play", "prove") and not a.anchors:
         p.error("set $A to the anchors' folder (../shared/anchors/setup.sh prints it)")
-    {"ref": cmd_ref, "play": cmd_play, "regret": cmd_regret}[a.what](a)
+    {"ref": cmd_ref, "prove": cmd_prove, "play": cmd_play, "regret": cmd_regret}[a.what](a)
 
 
 if __name__ == "__main__":
