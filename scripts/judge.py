@@ -127,8 +127,8 @@ def cmd_ref(a):
 
 def cmd_prove(a):
     """Marks the positions a solver decides: MoHex's value there is a guess
-    (it gave 0.45-0.56 to positions ferrohex's df-pn proves lost in under a
-    second), and every move's regret in them is noise."""
+    (it gave 0.45 and 0.56 to two positions ferrohex's df-pn proves lost
+    whatever the mover plays), and every move's regret in them is noise."""
     refs = [json.loads(line) for line in open(a.ref)]
     e = Engine(a.engine, "param_dfpn max_time %g" % a.time)
     for r in refs:
