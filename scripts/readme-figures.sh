@@ -108,10 +108,10 @@ for r in $rows; do
         row "solver on the 40 endgame.tst positions, 10 s each" "$out" "ALL=1 scripts/solve-endgames.sh target/release/ferrohex 10"
         ;;
     wolve11)
-        match "against Wolve 2.0, 11x11, 1 s a move, 60 games (seeds 10, 11 and 12)" \
-            "ferrohex match \"target/release/ferrohex --max-time 1\" \"\$A/benzene/wolve --quiet --use-logfile 0\" --setup2 \"param_wolve max_time 1\" --size 11 --openings ../shared/openings/11x11-all-1ply --seed 10 --games 20 --timeout 5 (and --seed 11, 12)" \
-            "10 11 12" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 11 \
-            --openings "$shared/openings/11x11-all-1ply" --timeout 5
+        match "against Wolve 2.0, 11x11, 1 s a move, 120 games (seeds 10 to 15)" \
+            "ferrohex match \"target/release/ferrohex --max-time 1\" \"\$A/benzene/wolve --quiet --use-logfile 0\" --setup2 \"param_wolve max_time 1\" --size 11 --openings ../shared/openings/11x11-all-1ply --seed 10 --games 20 --timeout 6 (and --seed 11 to 15)" \
+            "10 11 12 13 14 15" 20 "$ferrohex1" "$wolve" --setup2 "param_wolve max_time 1" --size 11 \
+            --openings "$shared/openings/11x11-all-1ply" --timeout 6
         ;;
     wolve11max)
         match "level max against Wolve 2.0, 11x11, 1 s a move, 40 games (seeds 10 and 11)" \
