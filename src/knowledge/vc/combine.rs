@@ -116,8 +116,15 @@ impl<B: Bitboard> Hsearch<B> {
             }
         }
         if self.origin != Origin::Old {
-            self.queue
-                .push((a as Id, b as Id, self.origin == Origin::Shrunk, c));
+            let how = match self.origin {
+                Origin::Shrunk => SHRUNK,
+                Origin::Grown => {
+                    let through = |x: usize, flag: u8| if self.grown.has(x) { 0 } else { flag };
+                    through(a, NOT_THROUGH_X) | through(b, NOT_THROUGH_Y)
+                }
+                Origin::Old | Origin::New => 0,
+            };
+            self.queue.push((a as Id, b as Id, how, c));
         }
     }
 
@@ -274,6 +281,10 @@ impl<B: Bitboard> Hsearch<B> {
 #[inline]
 pub(super) fn or_combine<B: Bitboard>(list: &[B], s: B, out: &mut [B]) -> usize {
     const _: () = assert!(ORMAX == 4, "or_combine is unrolled for ORMAX = 4");
+    // A set's common cells hold those of the whole list and `s`.
+    if list.iter().fold(s, |common, &x| common & x).any() {
+        return 0;
+    }
     let mut k = 0;
     let mut emit = |u: B| {
         if k < out.len() {

@@ -3,13 +3,14 @@
 //! decomposition of a colour's groups, the connection graph the circuits
 //! are solved over.
 
+use super::combine::or_combine;
 use super::*;
 
 impl<B: Bitboard> Hsearch<B> {
     /// Adds the still valid connections of `seed`: first those the new
     /// stones left as they were (their combinations are in the seed
     /// already), then the changed ones, queued for AND and tried for OR
-    /// (see [`Origin`]).
+    /// (see [`Origin`]). `grown`: the groups holding new own stones.
     pub(super) fn seed(&mut self, seed: &Closure<B>, node_of: &[Id], own: B, opp: B, grown: B) {
         let node_at = |e: Id| -> Option<usize> {
             match e {
@@ -25,7 +26,7 @@ impl<B: Bitboard> Hsearch<B> {
         changed.clear();
         // A capped list that loses a connection to the new opponent stones
         // may have turned away others that the new stones leave alone:
-        // such pairs are derived again once the seeds are in.
+        // such pairs are derived again (AND and OR) once the seeds are in.
         let mut damaged = std::mem::take(&mut self.damaged);
         for &(a, _) in &damaged {
             self.damaged_with[node::<B>(a as usize)] = B::ZERO;
@@ -44,15 +45,7 @@ impl<B: Bitboard> Hsearch<B> {
                 damaged.push((a as Id, b as Id));
             }
         }
-        // An edge whose capped lists lost connections is combined again
-        // whole: the edge-to-edge connections depend on it most.
-        let grown = grown
-            | damaged
-                .iter()
-                .map(|&(a, b)| {
-                    (bit::<B>(a as usize) | bit(b as usize)) & (bit::<B>(E1) | bit::<B>(E2))
-                })
-                .fold(B::ZERO, |x, y| x | y);
+        self.grown = grown;
         self.origin = Origin::Old;
         for conn in &seed.conns {
             let full_carrier = conn.carrier();
@@ -67,8 +60,11 @@ impl<B: Bitboard> Hsearch<B> {
             }
             let carrier = full_carrier & !own;
             let key_taken = conn.key != NO_KEY && own.has(conn.key as usize);
-            let origin = if key_taken || (grown & (bit::<B>(a) | bit(b))).any() {
+            let at_grown = (grown & (bit::<B>(a) | bit(b))).any();
+            let origin = if key_taken || (at_grown && carrier != full_carrier) {
                 Origin::New
+            } else if at_grown {
+                Origin::Grown
             } else if carrier != full_carrier {
                 Origin::Shrunk
             } else {
@@ -99,6 +95,9 @@ impl<B: Bitboard> Hsearch<B> {
                 break;
             }
             self.rederive(a as usize, b as usize);
+            if !self.stopped {
+                self.reor(a as usize, b as usize);
+            }
         }
         self.changed = changed;
         self.damaged = damaged;
@@ -119,6 +118,30 @@ impl<B: Bitboard> Hsearch<B> {
                 if (c & self.cell_bit[b]).is_empty() {
                     self.and_pair(a, x, b, c, 0);
                 }
+                if self.stopped {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The OR rule again over the semis the pair (a, b) keeps, each with
+    /// those before it (as when they were added): a full list that lost
+    /// connections has room for the fulls it turned away.
+    pub(super) fn reor(&mut self, a: usize, b: usize) {
+        let (a, b) = (node::<B>(a), node::<B>(b));
+        let p = ix::<B>(a.min(b), a.max(b));
+        let n = (self.ns[p] as usize).min(self.caps.semis);
+        if n < 2 {
+            return;
+        }
+        let at = self.sat(p);
+        let mut found = [B::ZERO; Caps::MAX_FULLS];
+        for i in 1..n {
+            let s = self.semis[at + i];
+            let k = or_combine(&self.semis[at..at + i], s, &mut found);
+            for &u in &found[..k] {
+                self.add_full(a, b, u);
                 if self.stopped {
                     return;
                 }

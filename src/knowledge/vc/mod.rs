@@ -122,9 +122,11 @@ pub struct Hsearch<B: Bitboard> {
     node_of: Box<[Id]>,
     /// Per node: its cells in the current run.
     node_cells: Box<[B]>,
-    /// Fulls still to combine by AND: ends, carrier, and whether it is a
-    /// seed that only lost carrier cells to new own stones.
-    queue: Vec<(Id, Id, bool, B)>,
+    /// Fulls still to combine by AND: ends, flags ([`SHRUNK`],
+    /// [`NOT_THROUGH_X`], [`NOT_THROUGH_Y`]), carrier.
+    queue: Vec<(Id, Id, u8, B)>,
+    /// The nodes whose groups grew in this run (see [`Origin::Grown`]).
+    grown: B,
     /// What the fulls being added are (see [`Origin`]).
     origin: Origin,
     /// When the run may stop early.
@@ -199,10 +201,28 @@ enum Origin {
     /// cells, which is seeded (shrunk) itself; so it is combined only with
     /// fulls that are not `Old`.
     Shrunk,
-    /// Derived in this run, or a seed whose end grew or whose key became
-    /// an own stone: combined with everything.
+    /// A seed the new stones left as it was but for an end, a group
+    /// that grew (new own stones joined it to other nodes). Its
+    /// combinations through its other end are seeded already, under the
+    /// grown end's old name; new are only those through the grown end,
+    /// with connections that reached another part of it. So it is
+    /// combined with the grown end as the middle node only (an edge is
+    /// never a middle node: such a seed is not queued at all).
+    Grown,
+    /// Derived in this run, a seed whose key became an own stone, or one
+    /// whose carrier shrank and whose end grew: combined with
+    /// everything.
     New,
 }
+
+/// Queue flag: the full is an [`Origin::Shrunk`] seed.
+const SHRUNK: u8 = 1;
+/// Queue flag: the AND rule does not use the full's first end as the
+/// middle node.
+const NOT_THROUGH_X: u8 = 2;
+/// Queue flag: the AND rule does not use the full's second end as the
+/// middle node.
+const NOT_THROUGH_Y: u8 = 4;
 
 /// Endpoint codes of the two edges in a [`Closure`] (cells are below
 /// them: see [`fits`]).
@@ -387,6 +407,7 @@ impl<B: Bitboard> Hsearch<B> {
             node_of: t(w, NO_NODE),
             node_cells: sets(w + 2),
             queue: Vec::new(),
+            grown: B::ZERO,
             origin: Origin::New,
             goal: Goal::Closure,
             stopped: false,
@@ -526,6 +547,7 @@ impl<B: Bitboard> Hsearch<B> {
         self.adj[..m].fill(B::ZERO);
         self.sadj[..m].fill(B::ZERO);
         self.queue.clear();
+        self.grown = B::ZERO;
         self.edge_list.clear();
         self.origin = Origin::New;
         self.goal = goal;
@@ -625,14 +647,19 @@ impl<B: Bitboard> Hsearch<B> {
                 self.stopped = true;
                 break;
             }
-            let (x, y, shrunk, c) = self.queue[qi];
+            let (x, y, how, c) = self.queue[qi];
             qi += 1;
             let (x, y) = (x as usize, y as usize);
-            self.and_from(x, y, c, shrunk);
-            if self.stopped {
-                break;
+            let shrunk = how & SHRUNK != 0;
+            if how & NOT_THROUGH_Y == 0 {
+                self.and_from(x, y, c, shrunk);
+                if self.stopped {
+                    break;
+                }
             }
-            self.and_from(y, x, c, shrunk);
+            if how & NOT_THROUGH_X == 0 {
+                self.and_from(y, x, c, shrunk);
+            }
         }
         if self.stopped {
             self.m = 0;
