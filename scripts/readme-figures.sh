@@ -5,7 +5,7 @@
 #
 #   A=$(../shared/anchors/setup.sh) scripts/readme-figures.sh [ROW...]
 #
-# Rows: bench connsearch endgame opening dfpn6 dfpn7 solver (minutes each)
+# Rows: bench connsearch endspeed endgame opening dfpn6 dfpn7 solver (minutes each)
 # and wolve11 wolve11max mohex11 mohex11max wolve9 mohex9 wolve13 mohex13 swap levels (matches, 10-40 minutes each).
 # With no ROW, the quick ones (bench connsearch opening dfpn6).
 set -eu
@@ -86,6 +86,10 @@ for r in $rows; do
         nps=$(awk -v n="$nodes" -v t="$secs" 'BEGIN { printf "%d", n / t }')
         row "connection search, 11x11 after f6 e7 d9, 1 thread" "$nps nodes a second (depth $depth, $nodes nodes in $secs s)" \
             "printf 'boardsize 11\\\\nplay b f6\\\\nplay w e7\\\\nplay b d9\\\\nparam_ferrohex max_depth 5\\\\ngenmove w\\\\n' | ferrohex --threads 1 --max-time 60 --log info"
+        ;;
+    endspeed)
+        out=$("$here/scripts/endgame-speed.sh" "$bin" 2>&1 | tail -1)
+        row "connection search on the 40 endgame.tst positions, depth 4, 1 thread, no solver" "$out" "scripts/endgame-speed.sh target/release/ferrohex"
         ;;
     endgame)
         regress "../shared/regress/endgame.tst, 10 s a move" "ferrohex regress --max-time 10 --timeout 60 ../shared/regress/endgame.tst" \

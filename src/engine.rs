@@ -232,7 +232,7 @@ impl Engine {
             other => format!("{other:?}"),
         };
         log::info!(
-            "genmove {color}: {what} (depth {}, score {}, {} nodes, {:.2} s)",
+            "genmove {color}: {what} (depth {}, score {}, {} nodes, {:.3} s)",
             outcome.depth,
             outcome.score,
             outcome.nodes,
