@@ -115,17 +115,23 @@ impl<B: Bitboard> Hsearch<B> {
                 return;
             }
         }
-        if self.origin != Origin::Old {
-            let how = match self.origin {
-                Origin::Shrunk => SHRUNK,
-                Origin::Grown => {
-                    let through = |x: usize, flag: u8| if self.grown.has(x) { 0 } else { flag };
-                    through(a, NOT_THROUGH_X) | through(b, NOT_THROUGH_Y)
+        let how = match self.origin {
+            Origin::Old => return,
+            Origin::Shrunk => SHRUNK,
+            Origin::Grown => {
+                // Only a grown group is a middle node here (never an edge).
+                let through = |x: usize, flag: u8| {
+                    if x >= 2 && self.grown.has(x) { 0 } else { flag }
+                };
+                let how = through(a, NOT_THROUGH_X) | through(b, NOT_THROUGH_Y);
+                if how == NOT_THROUGH_X | NOT_THROUGH_Y {
+                    return;
                 }
-                Origin::Old | Origin::New => 0,
-            };
-            self.queue.push((a as Id, b as Id, how, c));
-        }
+                how
+            }
+            Origin::New => 0,
+        };
+        self.queue.push((a as Id, b as Id, how, c));
     }
 
     /// Counts an edge-to-edge semi for the mustplay, and stops the run
@@ -259,17 +265,24 @@ impl<B: Bitboard> Hsearch<B> {
         // every such set (each gives a full of its own: keeping only the
         // first lost fulls that later ANDs and ORs need).
         if n >= 1 && self.origin != Origin::Old {
-            let mut found = [B::ZERO; Caps::MAX_FULLS];
-            let k = or_combine(&self.semis[at..at + n], s, &mut found);
-            let origin = std::mem::replace(&mut self.origin, Origin::New);
-            for &u in &found[..k] {
-                self.add_full(a, b, u);
-                if self.stopped {
-                    break;
-                }
-            }
-            self.origin = origin;
+            self.or_rule(a, b, at, n, s);
         }
+    }
+
+    /// The OR rule for the semi `s` of the pair (a, b) with the `n` semis
+    /// kept at `at` in `semis`: each full it gives is added as derived in
+    /// this run ([`Origin::New`]).
+    pub(super) fn or_rule(&mut self, a: usize, b: usize, at: usize, n: usize, s: B) {
+        let mut found = [B::ZERO; Caps::MAX_FULLS];
+        let k = or_combine(&self.semis[at..at + n], s, &mut found);
+        let origin = std::mem::replace(&mut self.origin, Origin::New);
+        for &u in &found[..k] {
+            self.add_full(a, b, u);
+            if self.stopped {
+                break;
+            }
+        }
+        self.origin = origin;
     }
 }
 

@@ -3,7 +3,6 @@
 //! decomposition of a colour's groups, the connection graph the circuits
 //! are solved over.
 
-use super::combine::or_combine;
 use super::*;
 
 impl<B: Bitboard> Hsearch<B> {
@@ -136,16 +135,11 @@ impl<B: Bitboard> Hsearch<B> {
             return;
         }
         let at = self.sat(p);
-        let mut found = [B::ZERO; Caps::MAX_FULLS];
         for i in 1..n {
-            let s = self.semis[at + i];
-            let k = or_combine(&self.semis[at..at + i], s, &mut found);
-            for &u in &found[..k] {
-                self.add_full(a, b, u);
-                if self.stopped {
-                    return;
-                }
+            if self.stopped {
+                return;
             }
+            self.or_rule(a, b, at, i, self.semis[at + i]);
         }
     }
 
