@@ -19,12 +19,14 @@
 //!    the current through each empty cell orders the moves;
 //! 4. searches its consider set (the mustplay's cells on a live chain of
 //!    either side, minus cells another move dominates), the best `width`
-//!    of them by energy, the transposition table's move first.
+//!    of them by energy, the transposition table's move first, the late
+//!    ones first two plies shallower ([`REDUCTION`]).
 //!
 //! Iterative deepening over the root moves, at depth 1 and then the even
 //! depths ([`depths`]); one searcher per thread, the
 //! root's moves after the first shared among them (the first with a full
-//! window, the others against the best so far with a null window first),
+//! window, the others against the best so far with a null window first,
+//! the late ones first two plies shallower),
 //! and one lock-free transposition table. An iteration cut short by the
 //! deadline still counts for the root moves it finished, when the first
 //! of them (the last iteration's best) is among them; when genmove's
@@ -60,6 +62,19 @@ pub const DEFAULT_WIDTHS: [usize; 4] = [16, 12, 10, 8];
 /// The widths of level max's widened pass over a depth: twice as many
 /// moves a node.
 pub const MAX_LEVEL_WIDTHS: [usize; 4] = [32, 24, 20, 16];
+
+/// Late move reductions: a node's moves from the `REDUCED_FROM`th on (in
+/// its order: the table's move, then by energy), and the root's from the
+/// `ROOT_REDUCED_FROM`th on (in the last iteration's order), are searched
+/// first `REDUCTION` plies shallower against a null window at alpha, and
+/// to the full depth only when that does not fail low. Two plies keep the
+/// leaves' parity (see [`depths`]). On 14 middle-game positions of 11x11
+/// games, depth 6 with one thread took 2.0 times the nodes of depth 4
+/// without reductions instead of 8.2, and chose the move of depth 6
+/// without reductions in 12 of them, where depth 4 chose it in 7.
+const REDUCTION: u32 = 2;
+const REDUCED_FROM: usize = 6;
+const ROOT_REDUCED_FROM: usize = 10;
 
 /// The leaf score for the side whose resistance is `r_me`:
 /// `SCALE * ln(r_opp / r_me)`, clamped; a side cut off from its edges has
@@ -596,7 +611,21 @@ impl<B: Bitboard> ConnSearch<B> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for c in moves {
+        for (n, c) in moves.into_iter().enumerate() {
+            if n >= REDUCED_FROM && depth > REDUCTION {
+                let reduced = depth - 1 - REDUCTION;
+                let s = -self.negamax(sh, board.child(c), reduced, ply + 1, -alpha - 1, -alpha);
+                if self.aborted {
+                    return 0;
+                }
+                if s <= alpha {
+                    if s > best {
+                        best = s;
+                        best_move = Some(c);
+                    }
+                    continue;
+                }
+            }
             let s = -self.negamax(sh, board.child(c), depth - 1, ply + 1, -beta, -alpha);
             if self.aborted {
                 return 0;
@@ -696,15 +725,31 @@ pub fn iteration<B: Bitboard>(
             s.root(pos, me).ok();
         }
     }
+    let t0 = Instant::now();
     let r = super::root::split(
         searchers,
         pool,
         moves.len(),
-        &|s: &mut ConnSearch<B>, i, alpha, beta| s.root_child(sh, moves[i], depth, (alpha, beta)),
+        &|s: &mut ConnSearch<B>, i, alpha, beta| {
+            if i >= ROOT_REDUCED_FROM && depth > REDUCTION + 1 && beta == alpha + 1 {
+                let v = s.root_child(sh, moves[i], depth - REDUCTION, (alpha, beta));
+                if v <= alpha || s.aborted {
+                    return v;
+                }
+            }
+            s.root_child(sh, moves[i], depth, (alpha, beta))
+        },
         &|s: &ConnSearch<B>| s.aborted,
     )?;
     let (scores, idx) = (r.scores, r.best);
     let (score, complete) = (scores[idx], r.complete);
+    log::debug!(
+        "depth {depth}{}: best at {idx}, first move {:.3}s, the other {} {:.3}s",
+        if complete { "" } else { " (cut off)" },
+        r.first_time.as_secs_f64(),
+        moves.len() - 1,
+        (t0.elapsed() - r.first_time).as_secs_f64()
+    );
     let order = super::best_first(&scores, idx)
         .into_iter()
         .map(|i| moves[i])
@@ -1065,8 +1110,9 @@ mod tests {
     use super::*;
 
     /// A widened pass over a depth already searched is a search of its
-    /// own: the narrow pass's table entries order it but do not cut it
-    /// off, where a repeat of the narrow pass is answered by the table.
+    /// own (more nodes than the narrow pass took): the narrow pass's
+    /// table entries order it but do not cut it off, where a repeat of
+    /// the narrow pass is answered by the table.
     #[test]
     fn a_widened_pass_is_not_answered_by_the_narrow_one() {
         let pos = Position::from_names(9, 9, &["e5", "c7"], &["d6", "f3"]);
@@ -1083,10 +1129,13 @@ mod tests {
             wide: false,
         };
         let mut order = moves;
+        let mut first = 0;
         for d in depths(4) {
+            let before = s[0].nodes;
             order = iteration(&mut s, None, &sh, &pos, me, d, &order)
                 .unwrap()
                 .order;
+            first = s[0].nodes - before;
         }
         let pass = |s: &mut Vec<ConnSearch<u128>>, sh: &Shared| {
             let before = s[0].nodes;
@@ -1097,10 +1146,16 @@ mod tests {
         let repeat = pass(&mut s, &sh);
         sh.wide = true;
         let widened = pass(&mut s, &sh);
-        assert!(repeat <= order.len() as u64, "{repeat} nodes to repeat");
+        // A repeated root move is a probe of the table, up to three times
+        // (the reduced probe, the null window, the full window).
         assert!(
-            widened > 10 * repeat,
-            "{widened} nodes widened, {repeat} repeated"
+            repeat <= 3 * order.len() as u64,
+            "{repeat} nodes to repeat {} moves",
+            order.len()
+        );
+        assert!(
+            widened > first,
+            "{widened} nodes widened, {first} for the narrow pass"
         );
     }
 }
