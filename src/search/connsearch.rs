@@ -741,15 +741,9 @@ pub fn iteration<B: Bitboard>(
         },
         &|s: &ConnSearch<B>| s.aborted,
     )?;
+    r.log(depth, r.complete, t0);
     let (scores, idx) = (r.scores, r.best);
     let (score, complete) = (scores[idx], r.complete);
-    log::debug!(
-        "depth {depth}{}: best at {idx}, first move {:.3}s, the other {} {:.3}s",
-        if complete { "" } else { " (cut off)" },
-        r.first_time.as_secs_f64(),
-        moves.len() - 1,
-        (t0.elapsed() - r.first_time).as_secs_f64()
-    );
     let order = super::best_first(&scores, idx)
         .into_iter()
         .map(|i| moves[i])

@@ -102,6 +102,22 @@ pub(crate) fn split<S: Send>(
     })
 }
 
+impl RootScores {
+    /// The debug log's line for the iteration at `depth` that began at
+    /// `start`: where its best move was, the first move's time and the
+    /// others'.
+    pub(crate) fn log(&self, depth: u32, complete: bool, start: Instant) {
+        log::debug!(
+            "depth {depth}{}: best at {}, first move {:.3}s, the other {} {:.3}s",
+            if complete { "" } else { " (cut off)" },
+            self.best,
+            self.first_time.as_secs_f64(),
+            self.scores.len().saturating_sub(1),
+            (start.elapsed() - self.first_time).as_secs_f64()
+        );
+    }
+}
+
 /// The times the root's knowledge keeps to.
 #[derive(Clone, Copy)]
 pub(super) struct RootTimes {
@@ -294,13 +310,7 @@ impl Searcher {
             &|_: &Worker| sh.aborted(),
         )?;
         let complete = r.complete && !sh.aborted();
-        log::debug!(
-            "depth {depth}{}: first move {:.3}s, the other {} {:.3}s",
-            if complete { "" } else { " (cut off)" },
-            r.first_time.as_secs_f64(),
-            moves.len() - 1,
-            (t0.elapsed() - r.first_time).as_secs_f64()
-        );
+        r.log(depth, complete, t0);
         Some((r.scores, r.best, complete))
     }
 }
