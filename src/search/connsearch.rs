@@ -63,9 +63,9 @@ pub const DEFAULT_WIDTHS: [usize; 4] = [16, 12, 10, 8];
 /// moves a node.
 pub const MAX_LEVEL_WIDTHS: [usize; 4] = [32, 24, 20, 16];
 
-/// Late move reductions: a node's moves from the `REDUCED_FROM`th on (in
-/// its order: the table's move, then by energy), and the root's from the
-/// `ROOT_REDUCED_FROM`th on (in the last iteration's order), are searched
+/// Late move reductions: a node's moves after its first `REDUCED_FROM` (in
+/// its order: the table's move, then by energy), and the root's after its
+/// first `ROOT_REDUCED_FROM` (in the last iteration's order), are searched
 /// first `REDUCTION` plies shallower against a null window at alpha, and
 /// to the full depth only when that does not fail low. Two plies keep the
 /// leaves' parity (see [`depths`]). On 14 middle-game positions of 11x11
