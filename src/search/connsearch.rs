@@ -725,7 +725,6 @@ pub fn iteration<B: Bitboard>(
             s.root(pos, me).ok();
         }
     }
-    let t0 = Instant::now();
     let r = super::root::split(
         searchers,
         pool,
@@ -741,7 +740,7 @@ pub fn iteration<B: Bitboard>(
         },
         &|s: &ConnSearch<B>| s.aborted,
     )?;
-    r.log(depth, r.complete, t0);
+    r.log(depth, r.complete);
     let (scores, idx) = (r.scores, r.best);
     let (score, complete) = (scores[idx], r.complete);
     let order = super::best_first(&scores, idx)

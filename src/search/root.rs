@@ -25,6 +25,8 @@ pub(crate) struct RootScores {
     pub complete: bool,
     /// How long the first move took.
     pub first_time: Duration,
+    /// How long the whole iteration took.
+    pub time: Duration,
 }
 
 /// Searches the `n` root moves with `child(searcher, index, alpha, beta)`;
@@ -99,21 +101,21 @@ pub(crate) fn split<S: Send>(
         best: idx,
         complete: done.iter().all(|d| d.load(Ordering::Relaxed)),
         first_time,
+        time: t0.elapsed(),
     })
 }
 
 impl RootScores {
-    /// The debug log's line for the iteration at `depth` that began at
-    /// `start`: where its best move was, the first move's time and the
-    /// others'.
-    pub(crate) fn log(&self, depth: u32, complete: bool, start: Instant) {
+    /// The debug log's line for the iteration at `depth`: where its best
+    /// move was, the first move's time and the others'.
+    pub(crate) fn log(&self, depth: u32, complete: bool) {
         log::debug!(
             "depth {depth}{}: best at {}, first move {:.3}s, the other {} {:.3}s",
             if complete { "" } else { " (cut off)" },
             self.best,
             self.first_time.as_secs_f64(),
             self.scores.len().saturating_sub(1),
-            (start.elapsed() - self.first_time).as_secs_f64()
+            (self.time - self.first_time).as_secs_f64()
         );
     }
 }
@@ -301,7 +303,6 @@ impl Searcher {
             w.unmake();
             s
         };
-        let t0 = Instant::now();
         let r = root::split(
             workers,
             pool,
@@ -310,7 +311,7 @@ impl Searcher {
             &|_: &Worker| sh.aborted(),
         )?;
         let complete = r.complete && !sh.aborted();
-        r.log(depth, complete, t0);
+        r.log(depth, complete);
         Some((r.scores, r.best, complete))
     }
 }
