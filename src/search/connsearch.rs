@@ -725,10 +725,15 @@ pub fn iteration<B: Bitboard>(
             s.root(pos, me).ok();
         }
     }
-    let r = super::root::split(
+    let first = |ss: &mut [ConnSearch<B>]| match pool {
+        Some(pool) if ss.len() > 1 => first_move_shared(ss, pool, sh, moves[0], depth),
+        _ => ss[0].root_child(sh, moves[0], depth, (-INF, INF)),
+    };
+    let r = super::root::split_with_first(
         searchers,
         pool,
         moves.len(),
+        &first,
         &|s: &mut ConnSearch<B>, i, alpha, beta| {
             if i >= ROOT_REDUCED_FROM && depth > REDUCTION + 1 && beta == alpha + 1 {
                 let v = s.root_child(sh, moves[i], depth - REDUCTION, (alpha, beta));
@@ -753,6 +758,110 @@ pub fn iteration<B: Bitboard>(
         order,
         complete,
     })
+}
+
+/// The score of the root's first move `c` (the last iteration's best) at
+/// `depth` with a full window, searched by all the searchers together
+/// ([`shared_node`]). Searched by one searcher, it took a fifth of an
+/// iteration while the others waited. `searchers[0]` is marked aborted
+/// when the deadline cuts the move off.
+fn first_move_shared<B: Bitboard>(
+    ss: &mut [ConnSearch<B>],
+    pool: &rayon::ThreadPool,
+    sh: &Shared,
+    c: Cell,
+    depth: u32,
+) -> i32 {
+    match ss[0].root {
+        // A filled-in cell is scored by root_child.
+        Some(root) if !(root.st[0] | root.st[1]).has(c.index()) => {
+            -shared_node(ss, pool, sh, root.child(c), depth - 1, 1)
+        }
+        _ => ss[0].root_child(sh, c, depth, (-INF, INF)),
+    }
+}
+
+/// The score of `node` (not yet filled in) at `ply` of the principal
+/// variation, searched to `depth` with a full window by all the
+/// searchers: its moves are shared among them as [`super::root::split`]
+/// shares the root's, with the reductions a node makes, and its first move
+/// is searched the same way, down the line. Every searcher analyses the
+/// node itself, for the connections its children start from.
+fn shared_node<B: Bitboard>(
+    ss: &mut [ConnSearch<B>],
+    pool: &rayon::ThreadPool,
+    sh: &Shared,
+    node: Board<B>,
+    depth: u32,
+    ply: usize,
+) -> i32 {
+    let sequential = |ss: &mut [ConnSearch<B>]| ss[0].negamax(sh, node, depth, ply, -INF, INF);
+    // Below depth 2 the node's children are leaves.
+    if depth < 2 {
+        return sequential(ss);
+    }
+    let mut filled = node;
+    filled.fill(&ss[0].bits);
+    let key = tt_key(filled.hash, filled.me);
+    let tdepth = table_depth(depth, sh.wide);
+    let stored = sh.tt.probe(key);
+    if stored.is_some_and(|e| e.cutoff(tdepth, ply, -INF, INF).is_some()) {
+        return sequential(ss);
+    }
+    let mut board = filled;
+    let mut analysis = None;
+    for (k, s) in ss.iter_mut().enumerate() {
+        let mut b = filled;
+        let a = s.analyse(&mut b, ply, true);
+        if k == 0 {
+            (board, analysis) = (b, Some(a));
+        }
+    }
+    if sh.expired() {
+        ss[0].aborted = true;
+        return 0;
+    }
+    let mut moves = match analysis {
+        Some(Analysis::Open(_, m)) if !m.is_empty() => m,
+        // Decided, or no move: scored (and stored) at once.
+        _ => return sequential(ss),
+    };
+    ss[0].nodes += 1;
+    if let Some(t) = stored.and_then(|e| e.mv)
+        && let Some(i) = moves.iter().position(|&m| m == t)
+    {
+        moves[..=i].rotate_right(1);
+    }
+    moves.truncate(sh.width(ply).max(1));
+    let first = |ss: &mut [ConnSearch<B>]| {
+        -shared_node(ss, pool, sh, board.child(moves[0]), depth - 1, ply + 1)
+    };
+    let child = |s: &mut ConnSearch<B>, i: usize, alpha: i32, beta: i32| {
+        if i >= REDUCED_FROM && depth > REDUCTION && beta == alpha + 1 {
+            let reduced = depth - 1 - REDUCTION;
+            let v = -s.negamax(sh, board.child(moves[i]), reduced, ply + 1, -beta, -alpha);
+            if v <= alpha || s.aborted {
+                return v;
+            }
+        }
+        -s.negamax(sh, board.child(moves[i]), depth - 1, ply + 1, -beta, -alpha)
+    };
+    let stopped = |s: &ConnSearch<B>| s.aborted;
+    let r = super::root::split_with_first(ss, Some(pool), moves.len(), &first, &child, &stopped);
+    match r {
+        Some(r) if r.complete || super::score_is_win(r.scores[r.best]) => {
+            let v = r.scores[r.best];
+            sh.tt.store(
+                key,
+                TtEntry::searched(Some(moves[r.best]), v, tdepth, ply, -INF, INF),
+            );
+            v
+        }
+        _ => {
+            ss[0].aborted = true;
+            0
+        }
+    }
 }
 
 impl<B: Bitboard> ConnSearch<B> {
@@ -1150,5 +1259,57 @@ mod tests {
             widened > first,
             "{widened} nodes widened, {first} for the narrow pass"
         );
+    }
+
+    /// With two searchers the first root move's own moves are shared
+    /// between them, and the move scores what one searcher finds (at
+    /// depth 3 no reduction makes the result depend on the order the
+    /// moves finish in).
+    #[test]
+    fn two_searchers_share_the_first_move_and_agree() {
+        let pos = Position::from_names(9, 9, &["e5", "c7"], &["d6", "f3"]);
+        let me = Color::Black;
+        let far = Instant::now() + std::time::Duration::from_secs(24 * 3600);
+        let stop = AtomicBool::new(false);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("pool");
+        for depth in [3, 5] {
+            let score = |n: usize| {
+                let mut s: Vec<ConnSearch<u128>> = (0..n)
+                    .map(|_| ConnSearch::new(&pos).expect("fits"))
+                    .collect();
+                let moves: Vec<Cell> = s
+                    .iter_mut()
+                    .map(|x| x.root(&pos, me))
+                    .last()
+                    .unwrap()
+                    .unwrap();
+                let tt = Tt::new(16);
+                let sh = Shared {
+                    tt: &tt,
+                    stop: super::super::Stop::new(&stop, &stop),
+                    deadline: far,
+                    wide: false,
+                };
+                let v = if n == 1 {
+                    s[0].root_child(&sh, moves[0], depth, (-INF, INF))
+                } else {
+                    first_move_shared(&mut s, &pool, &sh, moves[0], depth)
+                };
+                assert!(!s[0].aborted);
+                (v, s.iter().map(|x| x.nodes).collect::<Vec<u64>>())
+            };
+            let (one, _) = score(1);
+            let (two, nodes) = score(2);
+            assert!(
+                nodes[1] > 0,
+                "depth {depth}: the second searcher did nothing"
+            );
+            if depth == 3 {
+                assert_eq!(one, two, "depth {depth}");
+            }
+        }
     }
 }

@@ -39,8 +39,22 @@ pub(crate) fn split<S: Send>(
     child: &(dyn Fn(&mut S, usize, i32, i32) -> i32 + Sync),
     stopped: &(dyn Fn(&S) -> bool + Sync),
 ) -> Option<RootScores> {
+    let first = |s: &mut [S]| child(&mut s[0], 0, -INF, INF);
+    split_with_first(searchers, pool, n, &first, child, stopped)
+}
+
+/// [`split`], with the first move's full-window score from `first`, which
+/// may use every searcher (`searchers[0]` tells whether it was cut off).
+pub(crate) fn split_with_first<S: Send>(
+    searchers: &mut [S],
+    pool: Option<&rayon::ThreadPool>,
+    n: usize,
+    first: &dyn Fn(&mut [S]) -> i32,
+    child: &(dyn Fn(&mut S, usize, i32, i32) -> i32 + Sync),
+    stopped: &(dyn Fn(&S) -> bool + Sync),
+) -> Option<RootScores> {
     let t0 = Instant::now();
-    let first = child(&mut searchers[0], 0, -INF, INF);
+    let first = first(searchers);
     if stopped(&searchers[0]) {
         return None;
     }
