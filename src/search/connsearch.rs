@@ -26,7 +26,8 @@
 //! depths ([`depths`]); one searcher per thread, the
 //! root's moves after the first shared among them (the first with a full
 //! window, the others against the best so far with a null window first,
-//! the late ones first two plies shallower),
+//! the late ones first two plies shallower), the first move's own moves
+//! shared the same way, and so on down its first line ([`shared_node`]),
 //! and one lock-free transposition table. An iteration cut short by the
 //! deadline still counts for the root moves it finished, when the first
 //! of them (the last iteration's best) is among them; when genmove's
