@@ -852,9 +852,11 @@ fn shared_node<B: Bitboard>(
     match r {
         Some(r) if r.complete || super::score_is_win(r.scores[r.best]) => {
             let v = r.scores[r.best];
+            // A win ends the split before the other moves: a lower bound.
+            let beta = if r.complete { INF } else { v };
             sh.tt.store(
                 key,
-                TtEntry::searched(Some(moves[r.best]), v, tdepth, ply, -INF, INF),
+                TtEntry::searched(Some(moves[r.best]), v, tdepth, ply, -INF, beta),
             );
             v
         }
@@ -1281,12 +1283,10 @@ mod tests {
                 let mut s: Vec<ConnSearch<u128>> = (0..n)
                     .map(|_| ConnSearch::new(&pos).expect("fits"))
                     .collect();
-                let moves: Vec<Cell> = s
-                    .iter_mut()
-                    .map(|x| x.root(&pos, me))
-                    .last()
-                    .unwrap()
-                    .unwrap();
+                let mut moves = Vec::new();
+                for x in s.iter_mut() {
+                    moves = x.root(&pos, me).expect("undecided");
+                }
                 let tt = Tt::new(16);
                 let sh = Shared {
                     tt: &tt,
