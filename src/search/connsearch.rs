@@ -319,6 +319,17 @@ impl Shared<'_> {
         widths[(ply - 1).min(widths.len() - 1)]
     }
 
+    /// A node's moves (by energy) as searched at `ply`: the table's move
+    /// first, cut to the ply's width.
+    fn searched_moves(&self, moves: &mut Vec<Cell>, tt_move: Option<Cell>, ply: usize) {
+        if let Some(t) = tt_move
+            && let Some(i) = moves.iter().position(|&c| c == t)
+        {
+            moves[..=i].rotate_right(1);
+        }
+        moves.truncate(self.width(ply).max(1));
+    }
+
     fn expired(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
     }
@@ -602,13 +613,7 @@ impl<B: Bitboard> ConnSearch<B> {
             }
             return score;
         }
-        let width = sh.width(ply);
-        if let Some(t) = tt_move
-            && let Some(i) = moves.iter().position(|&c| c == t)
-        {
-            moves[..=i].rotate_right(1);
-        }
-        moves.truncate(width.max(1));
+        sh.searched_moves(&mut moves, tt_move, ply);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -828,12 +833,7 @@ fn shared_node<B: Bitboard>(
         _ => return sequential(ss),
     };
     ss[0].nodes += 1;
-    if let Some(t) = stored.and_then(|e| e.mv)
-        && let Some(i) = moves.iter().position(|&m| m == t)
-    {
-        moves[..=i].rotate_right(1);
-    }
-    moves.truncate(sh.width(ply).max(1));
+    sh.searched_moves(&mut moves, stored.and_then(|e| e.mv), ply);
     let first = |ss: &mut [ConnSearch<B>]| {
         -shared_node(ss, pool, sh, board.child(moves[0]), depth - 1, ply + 1)
     };
