@@ -618,21 +618,7 @@ impl<B: Bitboard> ConnSearch<B> {
         let mut best = -INF;
         let mut best_move = None;
         for (n, c) in moves.into_iter().enumerate() {
-            if n >= REDUCED_FROM && depth > REDUCTION {
-                let reduced = depth - 1 - REDUCTION;
-                let s = -self.negamax(sh, board.child(c), reduced, ply + 1, -alpha - 1, -alpha);
-                if self.aborted {
-                    return 0;
-                }
-                if s <= alpha {
-                    if s > best {
-                        best = s;
-                        best_move = Some(c);
-                    }
-                    continue;
-                }
-            }
-            let s = -self.negamax(sh, board.child(c), depth - 1, ply + 1, -beta, -alpha);
+            let s = self.child_score(sh, &board, c, n >= REDUCED_FROM, depth, ply, (alpha, beta));
             if self.aborted {
                 return 0;
             }
@@ -652,6 +638,33 @@ impl<B: Bitboard> ConnSearch<B> {
             TtEntry::searched(best_move, best, tdepth, ply, alpha0, beta),
         );
         best
+    }
+
+    /// The score of move `c` of `board`, a node at `ply` searched to
+    /// `depth` against `(alpha, beta)`: a `late` move (after the node's
+    /// first [`REDUCED_FROM`]) is searched first [`REDUCTION`] plies
+    /// shallower against a null window at alpha, and to the full depth
+    /// only when that does not fail low (a fail-low's score is an upper
+    /// bound, as a full search's would be).
+    #[allow(clippy::too_many_arguments)]
+    fn child_score(
+        &mut self,
+        sh: &Shared,
+        board: &Board<B>,
+        c: Cell,
+        late: bool,
+        depth: u32,
+        ply: usize,
+        (alpha, beta): (i32, i32),
+    ) -> i32 {
+        if late && depth > REDUCTION {
+            let reduced = depth - 1 - REDUCTION;
+            let s = -self.negamax(sh, board.child(c), reduced, ply + 1, -alpha - 1, -alpha);
+            if s <= alpha || self.aborted {
+                return s;
+            }
+        }
+        -self.negamax(sh, board.child(c), depth - 1, ply + 1, -beta, -alpha)
     }
 
     /// Prepares the root (`pos`, `me` to move): its fill-in, and its
@@ -837,15 +850,11 @@ fn shared_node<B: Bitboard>(
     let first = |ss: &mut [ConnSearch<B>]| {
         -shared_node(ss, pool, sh, board.child(moves[0]), depth - 1, ply + 1)
     };
+    // The split's null-window searches take a node's reductions; its
+    // full-window re-searches go to the full depth.
     let child = |s: &mut ConnSearch<B>, i: usize, alpha: i32, beta: i32| {
-        if i >= REDUCED_FROM && depth > REDUCTION && beta == alpha + 1 {
-            let reduced = depth - 1 - REDUCTION;
-            let v = -s.negamax(sh, board.child(moves[i]), reduced, ply + 1, -beta, -alpha);
-            if v <= alpha || s.aborted {
-                return v;
-            }
-        }
-        -s.negamax(sh, board.child(moves[i]), depth - 1, ply + 1, -beta, -alpha)
+        let late = i >= REDUCED_FROM && beta == alpha + 1;
+        s.child_score(sh, &board, moves[i], late, depth, ply, (alpha, beta))
     };
     let stopped = |s: &ConnSearch<B>| s.aborted;
     let r = super::root::split_with_first(ss, Some(pool), moves.len(), &first, &child, &stopped);
