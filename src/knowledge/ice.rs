@@ -198,16 +198,23 @@ pub fn fill_in<B: Bitboard>(bits: &Bits<B>, st: &mut [B; 2], dead_color: Color) 
 /// extent); the stone changes only its own group, which it may have
 /// joined to others, and its own neighbourhood.
 pub fn touched_by<B: Bitboard>(bits: &Bits<B>, st: [B; 2], x: usize) -> B {
-    let own = if st[0].has(x) { st[0] } else { st[1] };
-    bits.spread(bits.spread(bits.flood(bit(x), own)))
+    let color = if st[0].has(x) { Color::Black } else { Color::White };
+    touched_by_stones(bits, st, color, bit(x))
+}
+
+/// [`touched_by`] for the stones `new` of `color` at once.
+fn touched_by_stones<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, new: B) -> B {
+    bits.spread(bits.spread(bits.flood(new, st[color.index()])))
 }
 
 /// [`fill_in`] on a position that was at its fixpoint (nothing dead, no
 /// captured pair) before the stones whose [`touched_by`] cells are `near`
 /// were added: a cell or pair whose tests read nothing those stones
 /// changed is still neither dead nor captured, so the first pass tests
-/// only the others. It fills exactly what [`fill_in`] fills, in the same
-/// order: once the pass has filled something, every later test is made.
+/// only the others. The same holds after each pass: the next tests only
+/// the cells and pairs near the stones it filled (and the pairs a pass
+/// that stopped at dead cells left untested). It fills exactly what
+/// testing every cell and pair in every pass fills, in the same order.
 pub fn fill_in_near<B: Bitboard>(
     bits: &Bits<B>,
     st: &mut [B; 2],
@@ -237,20 +244,19 @@ pub fn fill_in_near<B: Bitboard>(
         if dead.any() {
             st[dead_color.index()] |= dead;
             out.stones[dead_color.index()] |= dead;
-            near = bits.all;
+            // This pass tested no pair: those near before stay near.
+            near |= touched_by_stones(bits, *st, dead_color, dead);
             continue;
         }
-        let mut found = false;
-        // A pair with a cell in `near` has its lower cell in `reach`.
-        let reach = near | bits.spread(near);
+        let mut added = [B::ZERO; 2];
         for a in empty.ones() {
-            if (st[0] | st[1]).has(a) || !found && !reach.has(a) {
+            if (st[0] | st[1]).has(a) || !near.has(a) && (bits.nbr(a) & near).is_empty() {
                 continue;
             }
             // Partners above `a` (the pairs below were tried from their
             // lower cell), still empty.
             for b in (bits.nbr(a) & empty & B::above(a) & !st[0] & !st[1]).ones() {
-                if !found && !near.has(a) && !near.has(b) {
+                if !near.has(a) && !near.has(b) {
                     continue;
                 }
                 for color in Color::BOTH {
@@ -259,8 +265,9 @@ pub fn fill_in_near<B: Bitboard>(
                         st[color.index()] |= pair;
                         out.stones[color.index()] |= pair;
                         out.captured |= pair;
-                        found = true;
-                        near = bits.all;
+                        added[color.index()] |= pair;
+                        // Later pairs near it are tested in this pass.
+                        near |= touched_by_stones(bits, *st, color, pair);
                         break;
                     }
                 }
@@ -269,9 +276,13 @@ pub fn fill_in_near<B: Bitboard>(
                 }
             }
         }
-        if !found {
+        if (added[0] | added[1]).is_empty() {
             return out;
         }
+        // Every pair near before was tested in this pass; only those near
+        // its captures (and the cells near them) can have changed since.
+        near = touched_by_stones(bits, *st, Color::Black, added[0])
+            | touched_by_stones(bits, *st, Color::White, added[1]);
     }
 }
 
@@ -513,4 +524,92 @@ pub fn vulnerable<B: Bitboard>(
         }
     }
     (pruned, killers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Geometry;
+    use proptest::prelude::*;
+
+    /// The fill-in by its definition: every cell and every pair tested in
+    /// every pass, dead cells before pairs, pairs by their lower cell.
+    fn fill_in_by_definition(bits: &Bits<u128>, st: &mut [u128; 2], dead: Color) -> Filled<u128> {
+        let mut out = Filled {
+            stones: [0; 2],
+            captured: 0,
+        };
+        loop {
+            let empty = bits.all & !st[0] & !st[1];
+            if joined(bits, *st, Color::Black) || joined(bits, *st, Color::White) || empty == 0 {
+                return out;
+            }
+            let live = bits.live(*st, Color::Black) & bits.live(*st, Color::White);
+            let mut dead_cells = empty & !live;
+            for c in (empty & live).ones() {
+                if locally_dead(bits, *st, c) {
+                    dead_cells |= 1 << c;
+                }
+            }
+            if dead_cells != 0 {
+                st[dead.index()] |= dead_cells;
+                out.stones[dead.index()] |= dead_cells;
+                continue;
+            }
+            let mut found = false;
+            for a in 0..bits.n {
+                for b in a + 1..bits.n {
+                    let taken = st[0] | st[1];
+                    if !bits.nbr(a).has(b) || taken.has(a) || taken.has(b) {
+                        continue;
+                    }
+                    if let Some(&x) = Color::BOTH.iter().find(|&&x| captures(bits, *st, x, a, b)) {
+                        let pair = (1u128 << a) | (1 << b);
+                        st[x.index()] |= pair;
+                        out.stones[x.index()] |= pair;
+                        out.captured |= pair;
+                        found = true;
+                    }
+                }
+            }
+            if !found {
+                return out;
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn the_fill_in_fills_what_testing_everything_fills(
+            w in 1usize..=9,
+            h in 1usize..=9,
+            order in proptest::collection::vec(0usize..81, 0..81),
+        ) {
+            let bits = Bits::<u128>::new(&Geometry::new(w, h).unwrap()).unwrap();
+            // A line of moves, each position filled in before the next
+            // stone (as the search and the solver keep them).
+            let mut st = [0u128; 2];
+            let mut color = Color::Black;
+            fill_in_by_definition(&bits, &mut st, color.opponent());
+            for &i in order.iter().filter(|&&i| i < w * h) {
+                if (st[0] | st[1]).has(i) {
+                    continue;
+                }
+                st[color.index()] |= 1 << i;
+                color = color.opponent();
+                let mut want = st;
+                let filled = fill_in_by_definition(&bits, &mut want, color.opponent());
+                let mut whole = st;
+                prop_assert_eq!(fill_in(&bits, &mut whole, color.opponent()), filled);
+                prop_assert_eq!(whole, want);
+                let mut near = st;
+                let touched = touched_by(&bits, st, i);
+                prop_assert_eq!(fill_in_near(&bits, &mut near, color.opponent(), touched), filled);
+                prop_assert_eq!(near, want);
+                st = want;
+            }
+        }
+    }
 }
