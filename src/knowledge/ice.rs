@@ -198,7 +198,11 @@ pub fn fill_in<B: Bitboard>(bits: &Bits<B>, st: &mut [B; 2], dead_color: Color) 
 /// extent); the stone changes only its own group, which it may have
 /// joined to others, and its own neighbourhood.
 pub fn touched_by<B: Bitboard>(bits: &Bits<B>, st: [B; 2], x: usize) -> B {
-    let color = if st[0].has(x) { Color::Black } else { Color::White };
+    let color = if st[0].has(x) {
+        Color::Black
+    } else {
+        Color::White
+    };
     touched_by_stones(bits, st, color, bit(x))
 }
 
@@ -529,29 +533,36 @@ pub fn vulnerable<B: Bitboard>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Geometry;
+    use crate::board::{Geometry, Wide};
     use proptest::prelude::*;
 
     /// The fill-in by its definition: every cell and every pair tested in
     /// every pass, dead cells before pairs, pairs by their lower cell.
-    fn fill_in_by_definition(bits: &Bits<u128>, st: &mut [u128; 2], dead: Color) -> Filled<u128> {
+    fn fill_in_by_definition<B: Bitboard>(
+        bits: &Bits<B>,
+        st: &mut [B; 2],
+        dead: Color,
+    ) -> Filled<B> {
         let mut out = Filled {
-            stones: [0; 2],
-            captured: 0,
+            stones: [B::ZERO; 2],
+            captured: B::ZERO,
         };
         loop {
             let empty = bits.all & !st[0] & !st[1];
-            if joined(bits, *st, Color::Black) || joined(bits, *st, Color::White) || empty == 0 {
+            if joined(bits, *st, Color::Black)
+                || joined(bits, *st, Color::White)
+                || empty.is_empty()
+            {
                 return out;
             }
             let live = bits.live(*st, Color::Black) & bits.live(*st, Color::White);
             let mut dead_cells = empty & !live;
             for c in (empty & live).ones() {
                 if locally_dead(bits, *st, c) {
-                    dead_cells |= 1 << c;
+                    dead_cells |= bit(c);
                 }
             }
-            if dead_cells != 0 {
+            if dead_cells.any() {
                 st[dead.index()] |= dead_cells;
                 out.stones[dead.index()] |= dead_cells;
                 continue;
@@ -564,7 +575,7 @@ mod tests {
                         continue;
                     }
                     if let Some(&x) = Color::BOTH.iter().find(|&&x| captures(bits, *st, x, a, b)) {
-                        let pair = (1u128 << a) | (1 << b);
+                        let pair = bit::<B>(a) | bit(b);
                         st[x.index()] |= pair;
                         out.stones[x.index()] |= pair;
                         out.captured |= pair;
@@ -578,6 +589,39 @@ mod tests {
         }
     }
 
+    /// Plays the cells of `order` (those on the board, not yet taken) in
+    /// turn on a `w` x `h` board, each position filled in before the next
+    /// stone (as the search and the solver keep them), and checks that
+    /// [`fill_in`] and [`fill_in_near`] after each stone fill what the
+    /// definition fills.
+    fn check_line<B: Bitboard>(w: usize, h: usize, order: &[usize]) -> Result<(), TestCaseError> {
+        let bits = Bits::<B>::new(&Geometry::new(w, h).unwrap()).unwrap();
+        let mut st = [B::ZERO; 2];
+        let mut color = Color::Black;
+        fill_in_by_definition(&bits, &mut st, color.opponent());
+        for &i in order.iter().filter(|&&i| i < w * h) {
+            if (st[0] | st[1]).has(i) {
+                continue;
+            }
+            st[color.index()] |= bit(i);
+            color = color.opponent();
+            let mut want = st;
+            let filled = fill_in_by_definition(&bits, &mut want, color.opponent());
+            let mut whole = st;
+            prop_assert_eq!(fill_in(&bits, &mut whole, color.opponent()), filled);
+            prop_assert_eq!(whole, want);
+            let mut near = st;
+            let touched = touched_by(&bits, st, i);
+            prop_assert_eq!(
+                fill_in_near(&bits, &mut near, color.opponent(), touched),
+                filled
+            );
+            prop_assert_eq!(near, want);
+            st = want;
+        }
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -587,29 +631,20 @@ mod tests {
             h in 1usize..=9,
             order in proptest::collection::vec(0usize..81, 0..81),
         ) {
-            let bits = Bits::<u128>::new(&Geometry::new(w, h).unwrap()).unwrap();
-            // A line of moves, each position filled in before the next
-            // stone (as the search and the solver keep them).
-            let mut st = [0u128; 2];
-            let mut color = Color::Black;
-            fill_in_by_definition(&bits, &mut st, color.opponent());
-            for &i in order.iter().filter(|&&i| i < w * h) {
-                if (st[0] | st[1]).has(i) {
-                    continue;
-                }
-                st[color.index()] |= 1 << i;
-                color = color.opponent();
-                let mut want = st;
-                let filled = fill_in_by_definition(&bits, &mut want, color.opponent());
-                let mut whole = st;
-                prop_assert_eq!(fill_in(&bits, &mut whole, color.opponent()), filled);
-                prop_assert_eq!(whole, want);
-                let mut near = st;
-                let touched = touched_by(&bits, st, i);
-                prop_assert_eq!(fill_in_near(&bits, &mut near, color.opponent(), touched), filled);
-                prop_assert_eq!(near, want);
-                st = want;
-            }
+            check_line::<u128>(w, h, &order)?;
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+
+        #[test]
+        fn the_fill_in_fills_what_testing_everything_fills_on_wide_boards(
+            w in 10usize..=13,
+            h in 10usize..=13,
+            order in proptest::collection::vec(0usize..169, 0..169),
+        ) {
+            check_line::<Wide<3>>(w, h, &order)?;
         }
     }
 }
