@@ -11,7 +11,8 @@ impl<B: Bitboard> Hsearch<B> {
             return;
         }
         let (a, b) = (node::<B>(a), node::<B>(b));
-        let zs = self.adj[b] & !bit::<B>(a);
+        // A pair whose ends touch keeps no other connection.
+        let zs = self.adj[b] & !bit::<B>(a) & !self.touching[a];
         for z in zs.ones() {
             let z = node::<B>(z);
             if (self.cell_bit[z] & c).any() {
@@ -90,6 +91,10 @@ impl<B: Bitboard> Hsearch<B> {
         if n < fc {
             fl[n] = c;
             old |= u8::from(self.origin == Origin::Old) << n;
+            if c.is_empty() {
+                self.touching[node::<B>(a)] |= bit(b);
+                self.touching[node::<B>(b)] |= bit(a);
+            }
         }
         // Element by element: the lists are short, and a copy of a
         // length known only at run time would be a call to memmove.
@@ -177,6 +182,10 @@ impl<B: Bitboard> Hsearch<B> {
             let (at, to) = (self.fat(p), self.fat(q));
             self.fulls[at + n] = c;
             self.fulls[to + n] = c;
+            if c.is_empty() {
+                self.touching[a] |= bit(b);
+                self.touching[b] |= bit(a);
+            }
             self.oldm[p] |= 1 << n;
             self.oldm[q] = self.oldm[p];
             self.nf[p] = (n + 1) as u8;

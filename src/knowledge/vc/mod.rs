@@ -111,6 +111,9 @@ pub struct Hsearch<B: Bitboard> {
     adj: Box<[B; MAXN]>,
     /// Per node: the later nodes it has a semi with.
     sadj: Box<[B; MAXN]>,
+    /// Per node: the nodes it has a full with an empty carrier (next to
+    /// it), with which no connection can be added.
+    touching: Box<[B; MAXN]>,
     /// Per node: its cell's bit when it is an empty cell, else empty.
     cell_bit: Box<[B; MAXN]>,
     /// Per node: the cell index (empty cells only).
@@ -401,6 +404,7 @@ impl<B: Bitboard> Hsearch<B> {
             sslot: vec![0; slots].into_boxed_slice(),
             adj: table(B::ZERO),
             sadj: table(B::ZERO),
+            touching: table(B::ZERO),
             cell_bit: table(B::ZERO),
             cell_of: table(0),
             oldm: table(0),
@@ -546,6 +550,7 @@ impl<B: Bitboard> Hsearch<B> {
         }
         self.adj[..m].fill(B::ZERO);
         self.sadj[..m].fill(B::ZERO);
+        self.touching[..m].fill(B::ZERO);
         self.queue.clear();
         self.grown = B::ZERO;
         self.edge_list.clear();
