@@ -13,13 +13,14 @@ impl<B: Bitboard> Hsearch<B> {
         let (a, b) = (node::<B>(a), node::<B>(b));
         // A pair whose ends touch keeps no other connection.
         let zs = self.adj[b] & !bit::<B>(a) & !self.touching[a];
+        let middle = self.middle(a, b, c);
         for z in zs.ones() {
             let z = node::<B>(z);
             if (self.cell_bit[z] & c).any() {
                 continue;
             }
             let skip = if shrunk { self.oldm[ix::<B>(b, z)] } else { 0 };
-            self.and_pair(a, b, z, c, skip);
+            self.and_through(a, b, z, c, skip, middle);
             if self.stopped {
                 return;
             }
@@ -29,12 +30,31 @@ impl<B: Bitboard> Hsearch<B> {
     /// The AND rule for the full (a, b, c) and each full of (b, z) except
     /// those flagged in `skip`: a full (a, z) through a group `b`, a semi
     /// keyed at `b` through an empty cell. (`c` must not hold `z`.)
-    #[inline(always)]
+    #[inline]
     pub(super) fn and_pair(&mut self, a: usize, b: usize, z: usize, c: B, skip: u8) {
-        let mid = self.cell_bit[b];
-        let key = self.cell_of[b];
-        // A second full may not meet this carrier nor contain `a`.
-        let block = c | self.cell_bit[a];
+        let middle = self.middle(a, b, c);
+        self.and_through(a, b, z, c, skip, middle);
+    }
+
+    /// What the AND rule through `b` for the full (a, b, c) reads of `b`
+    /// for every partner: the middle cell (empty when `b` is a group),
+    /// its key, and the cells a partner's full may not hold.
+    #[inline(always)]
+    fn middle(&self, a: usize, b: usize, c: B) -> (B, Id, B) {
+        (self.cell_bit[b], self.cell_of[b], c | self.cell_bit[a])
+    }
+
+    /// [`Hsearch::and_pair`] with `b`'s [`Hsearch::middle`].
+    #[inline(always)]
+    fn and_through(
+        &mut self,
+        a: usize,
+        b: usize,
+        z: usize,
+        c: B,
+        skip: u8,
+        (mid, key, block): (B, Id, B),
+    ) {
         // The list (b, z) cannot change below: only the pair (a, z) does.
         let p = ix::<B>(b, z);
         let fc = self.caps.fulls;
