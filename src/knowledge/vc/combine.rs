@@ -11,7 +11,8 @@ impl<B: Bitboard> Hsearch<B> {
             return;
         }
         let (a, b) = (node::<B>(a), node::<B>(b));
-        // A pair whose ends touch keeps no other connection.
+        // A pair whose ends touch (a full with an empty carrier) takes no
+        // new connection: no partner there is tried.
         let zs = self.adj[b] & !bit::<B>(a) & !self.touching[a];
         let middle = self.middle(a, b, c);
         for z in zs.ones() {

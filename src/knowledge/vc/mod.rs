@@ -111,8 +111,8 @@ pub struct Hsearch<B: Bitboard> {
     adj: Box<[B; MAXN]>,
     /// Per node: the later nodes it has a semi with.
     sadj: Box<[B; MAXN]>,
-    /// Per node: the nodes it has a full with an empty carrier (next to
-    /// it), with which no connection can be added.
+    /// Per node: the nodes a full with an empty carrier joins it to (they
+    /// touch): pairs to which no new connection can be added.
     touching: Box<[B; MAXN]>,
     /// Per node: its cell's bit when it is an empty cell, else empty.
     cell_bit: Box<[B; MAXN]>,
