@@ -198,17 +198,14 @@ pub fn fill_in<B: Bitboard>(bits: &Bits<B>, st: &mut [B; 2], dead_color: Color) 
 /// extent); the stone changes only its own group, which it may have
 /// joined to others, and its own neighbourhood.
 pub fn touched_by<B: Bitboard>(bits: &Bits<B>, st: [B; 2], x: usize) -> B {
-    let color = if st[0].has(x) {
-        Color::Black
-    } else {
-        Color::White
-    };
-    touched_by_stones(bits, st, color, bit(x))
+    let own = if st[0].has(x) { st[0] } else { st[1] };
+    touched_by_stones(bits, own, bit(x))
 }
 
-/// [`touched_by`] for the stones `new` of `color` at once.
-fn touched_by_stones<B: Bitboard>(bits: &Bits<B>, st: [B; 2], color: Color, new: B) -> B {
-    bits.spread(bits.spread(bits.flood(new, st[color.index()])))
+/// [`touched_by`] for the stones `new` among `own` (one colour's stones,
+/// `new` included) at once.
+fn touched_by_stones<B: Bitboard>(bits: &Bits<B>, own: B, new: B) -> B {
+    bits.spread(bits.spread(bits.flood(new, own)))
 }
 
 /// [`fill_in`] on a position that was at its fixpoint (nothing dead, no
@@ -249,10 +246,12 @@ pub fn fill_in_near<B: Bitboard>(
             st[dead_color.index()] |= dead;
             out.stones[dead_color.index()] |= dead;
             // This pass tested no pair: those near before stay near.
-            near |= touched_by_stones(bits, *st, dead_color, dead);
+            near |= touched_by_stones(bits, st[dead_color.index()], dead);
             continue;
         }
-        let mut added = [B::ZERO; 2];
+        // The cells and pairs this pass's captures touch: all the next
+        // pass has to test again.
+        let mut next = B::ZERO;
         for a in empty.ones() {
             if (st[0] | st[1]).has(a) || !near.has(a) && (bits.nbr(a) & near).is_empty() {
                 continue;
@@ -269,9 +268,10 @@ pub fn fill_in_near<B: Bitboard>(
                         st[color.index()] |= pair;
                         out.stones[color.index()] |= pair;
                         out.captured |= pair;
-                        added[color.index()] |= pair;
                         // Later pairs near it are tested in this pass.
-                        near |= touched_by_stones(bits, *st, color, pair);
+                        let touched = touched_by_stones(bits, st[color.index()], pair);
+                        near |= touched;
+                        next |= touched;
                         break;
                     }
                 }
@@ -280,13 +280,14 @@ pub fn fill_in_near<B: Bitboard>(
                 }
             }
         }
-        if (added[0] | added[1]).is_empty() {
+        if next.is_empty() {
             return out;
         }
         // Every pair near before was tested in this pass; only those near
         // its captures (and the cells near them) can have changed since.
-        near = touched_by_stones(bits, *st, Color::Black, added[0])
-            | touched_by_stones(bits, *st, Color::White, added[1]);
+        // (A capture that joins an earlier one's group touches that whole
+        // group, so the union covers the groups as they end the pass.)
+        near = next;
     }
 }
 

@@ -112,10 +112,6 @@ impl<B: Bitboard> Hsearch<B> {
         if n < fc {
             fl[n] = c;
             old |= u8::from(self.origin == Origin::Old) << n;
-            if c.is_empty() {
-                self.touching[node::<B>(a)] |= bit(b);
-                self.touching[node::<B>(b)] |= bit(a);
-            }
         }
         // Element by element: the lists are short, and a copy of a
         // length known only at run time would be a call to memmove.
@@ -132,8 +128,7 @@ impl<B: Bitboard> Hsearch<B> {
         }
         self.nf[p] = (n + 1) as u8;
         self.nf[q] = (n + 1) as u8;
-        self.adj[node::<B>(a)] |= bit(b);
-        self.adj[node::<B>(b)] |= bit(a);
+        self.full_stored(node::<B>(a), node::<B>(b), c);
         if a + b == E1 + E2 && a.max(b) == E2 {
             self.edge_full = self.edge_full.or(Some(c));
             if self.goal != Goal::Whole {
@@ -158,6 +153,18 @@ impl<B: Bitboard> Hsearch<B> {
             Origin::New => 0,
         };
         self.queue.push((a as Id, b as Id, how, c));
+    }
+
+    /// Marks the nodes `a` and `b` (masked) as joined by the full `c` just
+    /// stored: linked, and touching when `c` is empty.
+    #[inline(always)]
+    fn full_stored(&mut self, a: usize, b: usize, c: B) {
+        self.adj[a] |= bit(b);
+        self.adj[b] |= bit(a);
+        if c.is_empty() {
+            self.touching[a] |= bit(b);
+            self.touching[b] |= bit(a);
+        }
     }
 
     /// Counts an edge-to-edge semi for the mustplay, and stops the run
@@ -203,16 +210,11 @@ impl<B: Bitboard> Hsearch<B> {
             let (at, to) = (self.fat(p), self.fat(q));
             self.fulls[at + n] = c;
             self.fulls[to + n] = c;
-            if c.is_empty() {
-                self.touching[a] |= bit(b);
-                self.touching[b] |= bit(a);
-            }
             self.oldm[p] |= 1 << n;
             self.oldm[q] = self.oldm[p];
             self.nf[p] = (n + 1) as u8;
             self.nf[q] = (n + 1) as u8;
-            self.adj[a] |= bit(b);
-            self.adj[b] |= bit(a);
+            self.full_stored(a, b, c);
             if a + b == E1 + E2 && a.max(b) == E2 {
                 self.edge_full = Some(c);
                 self.stopped = true;
