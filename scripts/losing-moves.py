@@ -89,17 +89,28 @@ def main():
             print("%s: lost from the first move %s played (every position proved lost)"
                   % (name, names[me]))
             continue
-        after = solve(solver, size, moves[:turning + 1], other(me))
-        line = "%s: %s (%s) ply %d %s; before it %s, after it %s" % (
-            name, names[me], me, turning, moves[turning][1],
-            {me: "won", None: "open"}[before],
-            {other(me): "lost", me: "won", None: "open"}[after])
-        if second:
-            second.position(size, moves[:turning])
-            m = second.cmd("genmove " + me).lower()
-            verdict = solve(solver, size, moves[:turning] + [[me, m]], other(me))
-            line += "; --second plays %s (%s)" % (
-                m, {other(me): "lost", me: "won", None: "open"}[verdict])
+        verdicts = {other(me): "lost", me: "won", None: "open"}
+        try:
+            after = solve(solver, size, moves[:turning + 1], other(me))
+            line = "%s: %s (%s) ply %d %s; before it %s, after it %s" % (
+                name, names[me], me, turning, moves[turning][1],
+                {me: "won", None: "open"}[before], verdicts[after])
+            if second:
+                second.position(size, moves[:turning])
+                m = second.cmd("genmove " + me).lower()
+                if re.fullmatch(r"[a-z]+[0-9]+", m):
+                    verdict = solve(solver, size, moves[:turning] + [[me, m]], other(me))
+                    line += "; --second plays %s (%s)" % (m, verdicts[verdict])
+                else:
+                    line += "; --second answers %s" % m
+        except RuntimeError as x:
+            print("%s: an engine failed at ply %d: %s" % (name, turning, x), file=sys.stderr)
+            solver.close()
+            solver = Engine(a.engine, setup)
+            if second:
+                second.close()
+                second = Engine(a.second)
+            continue
         print(line, flush=True)
     solver.close()
     if second:
