@@ -41,6 +41,13 @@ def sgf_moves(path):
     return size, moves
 
 
+def game_name(path):
+    """A game's name in reports: its folder and file (matches name their games
+    alike)."""
+    return os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))),
+                        os.path.basename(path))
+
+
 class Engine:
     """An HTP engine on a pipe; its stderr goes to `err` (a path) or nowhere."""
 
@@ -116,9 +123,7 @@ def cmd_ref(a):
                     print("skipped", path, ply, x, file=sys.stderr)
                     e = mohex(a.anchors, a.time)
                     continue
-                # The folder too: matches name their games alike.
-                game = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))),
-                                    os.path.basename(path))
+                game = game_name(path)
                 rec = {"game": game, "ply": ply, "size": size,
                        "moves": moves[:ply], "color": color, "ref": best}
                 out.write(json.dumps(rec) + "\n")

@@ -28,7 +28,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from judge import Engine, sgf_moves  # noqa: E402
+from judge import Engine, game_name, sgf_moves  # noqa: E402
 
 
 def solve(engine, size, moves, color):
@@ -66,13 +66,14 @@ def main():
         me = mine[0]
         if result.group(1).lower() == me:
             continue
+        name = game_name(path)
         plies = [k for k in range(len(moves)) if moves[k][0] == me]
         turning, before, failed = None, None, False
         for k in reversed(plies):
             try:
                 w = solve(solver, size, moves[:k], me)
             except RuntimeError as x:
-                print("%s: solver failed at ply %d: %s" % (path, k, x), file=sys.stderr)
+                print("%s: solver failed at ply %d: %s" % (name, k, x), file=sys.stderr)
                 solver.close()
                 solver = Engine(a.engine, setup)
                 failed = True
@@ -81,8 +82,6 @@ def main():
                 continue
             turning, before = k, w
             break
-        name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))),
-                            os.path.basename(path))
         if failed:
             continue
         if turning is None:
@@ -94,7 +93,7 @@ def main():
             after = solve(solver, size, moves[:turning + 1], other(me))
             line = "%s: %s (%s) ply %d %s; before it %s, after it %s" % (
                 name, names[me], me, turning, moves[turning][1],
-                {me: "won", None: "open"}[before], verdicts[after])
+                verdicts[before], verdicts[after])
             if second:
                 second.position(size, moves[:turning])
                 m = second.cmd("genmove " + me).lower()
